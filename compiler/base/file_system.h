@@ -1,0 +1,50 @@
+// The file-system interface every stage reads through, so tests can use an in-memory tree.
+//
+// Paths are '/'-separated strings. Writing goes through OutputTree (output_tree.h) instead:
+// stages produce a complete tree in memory and the driver commits it in one step.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbc {
+
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+  // The whole file; throws ToolError when it cannot be read.
+  virtual std::string read(const std::string& path) const = 0;
+  // Size in bytes, or nullopt when there is no such regular file.
+  virtual std::optional<std::uintmax_t> size(const std::string& path) const = 0;
+  virtual bool is_directory(const std::string& path) const = 0;
+  // Regular files under `dir` (recursively) whose name ends in `suffix`, relative to `dir`, sorted.
+  virtual std::vector<std::string> list(const std::string& dir, std::string_view suffix) const = 0;
+};
+
+class RealFileSystem final : public FileSystem {
+ public:
+  std::string read(const std::string& path) const override;
+  std::optional<std::uintmax_t> size(const std::string& path) const override;
+  bool is_directory(const std::string& path) const override;
+  std::vector<std::string> list(const std::string& dir, std::string_view suffix) const override;
+};
+
+// Files keyed by path; a directory exists when some file lies under it.
+class MemoryFileSystem final : public FileSystem {
+ public:
+  std::map<std::string, std::string> files;
+
+  std::string read(const std::string& path) const override;
+  std::optional<std::uintmax_t> size(const std::string& path) const override;
+  bool is_directory(const std::string& path) const override;
+  std::vector<std::string> list(const std::string& dir, std::string_view suffix) const override;
+};
+
+// `a/b` from `a` and `b`; either may be empty.
+std::string join_path(std::string_view a, std::string_view b);
+
+}  // namespace kbc

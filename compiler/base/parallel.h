@@ -1,0 +1,30 @@
+// Splits independent work over the machine's cores. Results are written by index, so output
+// does not depend on scheduling.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace kbc {
+
+// Calls `work(begin, end, worker)` on contiguous slices of [0, count), one per worker thread.
+template <typename Work>
+void parallel_slices(std::size_t count, Work work) {
+  const std::size_t workers =
+      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::max<std::size_t>(1, count / 64));
+  if (workers <= 1) {
+    work(std::size_t{0}, count, std::size_t{0});
+    return;
+  }
+  std::vector<std::thread> threads;
+  const std::size_t slice = (count + workers - 1) / workers;
+  for (std::size_t w = 1; w < workers; ++w) {
+    threads.emplace_back(work, std::min(count, w * slice), std::min(count, (w + 1) * slice), w);
+  }
+  work(std::size_t{0}, std::min(count, slice), std::size_t{0});
+  for (std::thread& thread : threads) thread.join();
+}
+
+}  // namespace kbc

@@ -1,0 +1,38 @@
+// Small text utilities that know nothing of knowledge bases.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbc {
+
+// True when the text is empty or holds only white space.
+bool is_blank(std::string_view text);
+
+// True when the text starts or ends with white space (including newlines).
+bool has_outer_space(std::string_view text);
+
+// Byte offset of the first byte that is not part of valid UTF-8, if any.
+std::optional<std::size_t> find_invalid_utf8(std::string_view text);
+
+// 1-based line and column (in code points) of a byte offset.
+struct LineColumn {
+  int line;
+  int column;
+};
+LineColumn line_column_at(std::string_view text, std::size_t offset);
+
+// The text of 1-based line `line`, without its newline; empty when out of range.
+std::string_view line_text(std::string_view text, int line);
+
+// Levenshtein distance, for "did you mean" suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate closest to `word`, when close enough to be a plausible typo.
+std::optional<std::string> closest_match(std::string_view word,
+                                         const std::vector<std::string>& candidates);
+
+}  // namespace kbc

@@ -1,0 +1,98 @@
+#include "cli/command.h"
+
+#include "base/diagnostic.h"
+#include "base/text.h"
+
+namespace kbc {
+namespace {
+
+const OptionSpec* find_option(const Command& command, std::string_view name) {
+  for (const OptionSpec& option : command.options) {
+    if (option.name == name) return &option;
+  }
+  return nullptr;
+}
+
+[[noreturn]] void unknown_option(const Command& command, const std::string& name) {
+  std::vector<std::string> names;
+  for (const OptionSpec& option : command.options) names.emplace_back(option.name);
+  std::string message = "kbc " + std::string(command.name) + ": unknown option '" + name + "'";
+  if (const auto suggestion = closest_match(name, names)) message += "; did you mean '" + *suggestion + "'?";
+  throw ToolError(message);
+}
+
+}  // namespace
+
+Arguments parse_arguments(const std::vector<std::string>& args, const Command& command) {
+  Arguments out;
+  bool options_ended = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (options_ended || !arg.starts_with("-") || arg == "-") {
+      out.positional.push_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      options_ended = true;
+      continue;
+    }
+    const std::size_t equals = arg.find('=');
+    const std::string name = arg.substr(0, equals);
+    const OptionSpec* option = find_option(command, name);
+    if (!option) unknown_option(command, name);
+    if (option->value.empty()) {
+      if (equals != std::string::npos) throw ToolError("kbc: option " + name + " takes no value");
+      out.flags.insert(name);
+    } else if (equals != std::string::npos) {
+      out.values[name] = arg.substr(equals + 1);
+    } else if (i + 1 < args.size()) {
+      out.values[name] = args[++i];
+    } else {
+      throw ToolError("kbc: option " + name + " needs a value (" + std::string(option->value) + ")");
+    }
+  }
+  return out;
+}
+
+std::string command_help(const Command& command) {
+  std::string out = "usage: kbc " + std::string(command.name);
+  if (!command.operands.empty()) out += " " + std::string(command.operands);
+  out += command.options.empty() ? "\n" : " [options]\n";
+  out += "\n" + std::string(command.summary) + "\n";
+  if (!command.options.empty()) out += "\noptions:\n";
+  for (const OptionSpec& option : command.options) {
+    std::string left = "  " + std::string(option.name);
+    if (!option.value.empty()) left += " " + std::string(option.value);
+    left.resize(std::max<std::size_t>(left.size() + 2, 22), ' ');
+    out += left + std::string(option.help) + "\n";
+  }
+  return out;
+}
+
+const std::vector<Command>& all_commands() {
+  static const OptionSpec kRoot{"--root", "DIR", "the knowledge base (default: the current folder)"};
+  static const OptionSpec kHelp{"--help", "", "show this help"};
+  static const std::vector<Command> kCommands = {
+      {"lint", "[FILE...]",
+       "Checks every entry against the schema and the lint rules. With FILE arguments, reports\n"
+       "on those files only; rules that look across entries still see the whole knowledge base.\n"
+       "Exit status: 0 clean (warnings allowed), 1 errors, 2 usage or tool failure.",
+       {kRoot, {"--list-rules", "", "print every rule id, its severity and summary"}, kHelp},
+       run_lint},
+      {"build", "",
+       "Lints, then writes kb.json, api/<id>.json and md/{en,zh}/<id>.md into the output folder,\n"
+       "replacing it in one step. With any lint error the output folder is left untouched.",
+       {kRoot,
+        {"--out", "DIR", "output folder (default: dist/ under the root)"},
+        {"--keep-going", "", "leave out entries with errors, build the rest, still exit 1"},
+        kHelp},
+       run_build},
+      {"import", "FILE.json...",
+       "Turns published JSON records (one record, or a bundle of them) into entries/<id>.yaml.",
+       {kRoot, {"--force", "", "overwrite entries that already exist"}, kHelp},
+       run_import},
+  };
+  return kCommands;
+}
+
+}  // namespace kbc

@@ -1,0 +1,52 @@
+// The command-line interface: a table of subcommands, each with its options, and one small
+// option parser shared by all of them. `kbc --help` and `kbc <command> --help` are printed
+// from the same table.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbc {
+
+struct OptionSpec {
+  std::string_view name;   // "--root"
+  std::string_view value;  // "DIR", or empty for a flag
+  std::string_view help;
+};
+
+struct Arguments {
+  std::map<std::string, std::string> values;  // options with a value
+  std::set<std::string> flags;                // options without one
+  std::vector<std::string> positional;
+
+  std::string value_or(const std::string& name, std::string fallback) const {
+    const auto it = values.find(name);
+    return it == values.end() ? fallback : it->second;
+  }
+  bool has(const std::string& name) const { return flags.count(name) > 0; }
+};
+
+struct Command {
+  std::string_view name;
+  std::string_view operands;  // "[FILE...]"
+  std::string_view summary;
+  std::vector<OptionSpec> options;
+  int (*run)(const Arguments& arguments);
+};
+
+// Throws ToolError (exit 2) for an unknown option or a missing value, with a did-you-mean.
+Arguments parse_arguments(const std::vector<std::string>& args, const Command& command);
+
+std::string command_help(const Command& command);
+
+// The commands, each defined in its command_<name>.cc.
+int run_lint(const Arguments& arguments);
+int run_build(const Arguments& arguments);
+int run_import(const Arguments& arguments);
+
+const std::vector<Command>& all_commands();
+
+}  // namespace kbc

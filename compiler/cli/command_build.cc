@@ -1,0 +1,31 @@
+// `kbc build [--root DIR] [--out DIR] [--keep-going]`
+#include <iostream>
+
+#include "cli/command.h"
+#include "pipeline.h"
+
+namespace kbc {
+
+int run_build(const Arguments& arguments) {
+  if (!arguments.positional.empty()) throw ToolError("kbc build: unexpected argument " + arguments.positional[0]);
+  const std::string root = arguments.value_or("--root", ".");
+  const std::string out_dir = arguments.value_or("--out", join_path(root, "dist"));
+  const RealFileSystem fs;
+  const CheckedKnowledgeBase checked = check_knowledge_base(fs, root);
+  for (const Diagnostic& d : checked.diagnostics) std::cerr << format_diagnostic(d);
+  const std::set<std::string> failed = paths_with_errors(checked.diagnostics);
+  if (!failed.empty() && !arguments.has("--keep-going")) {
+    std::cerr << "kbc build: " << failed.size() << " file(s) with errors; " << out_dir
+              << " left unchanged (use --keep-going to build the rest)\n";
+    return 1;
+  }
+  const BuiltOutput built = emit_outputs(checked.kb, failed, TemplateSet(fs, root));
+  commit_output(built.tree, out_dir);
+  std::cerr << "kbc build: " << built.entries << " entries, " << built.tree.files().size() << " files in "
+            << out_dir;
+  if (!failed.empty()) std::cerr << " (" << failed.size() << " file(s) with errors left out)";
+  std::cerr << "\n";
+  return failed.empty() ? 0 : 1;
+}
+
+}  // namespace kbc

@@ -1,0 +1,72 @@
+#include <optional>
+
+#include "lint/rule.h"
+
+#include "base/parallel.h"
+
+namespace kbc {
+
+void Reporter::at_value(const Entry& entry, std::string_view pointer, std::string message) {
+  out_.push_back({entry.path, entry.value_at(pointer), rule_.severity, std::move(message),
+                  std::string(rule_.id), ""});
+}
+
+void Reporter::at_key(const Entry& entry, std::string_view pointer, std::string message) {
+  out_.push_back({entry.path, entry.key_at(pointer), rule_.severity, std::move(message),
+                  std::string(rule_.id), ""});
+}
+
+namespace {
+
+// The texts an entry's regex is meant to recognise: its signature and its samples.
+std::vector<std::string> own_text_pointers(const Entry& entry) {
+  std::vector<std::string> pointers;
+  if (entry.find("/signature") && entry.find("/signature")->is_string()) pointers.push_back("/signature");
+  const auto& samples = entry.list("/samples");
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (samples[i].is_string()) pointers.push_back("/samples/" + std::to_string(i));
+  }
+  return pointers;
+}
+
+// For every entry, the texts of other entries that its regex matches.
+std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb, const RegexIndex& regexes) {
+  // Each worker matches a slice of the texts; the hits are gathered in entry order afterwards.
+  std::vector<std::vector<std::pair<std::size_t, RegexHit>>> per_owner(kb.entries.size());
+  parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+    for (std::size_t owner = begin; owner < end; ++owner) {
+      for (const std::string& pointer : own_text_pointers(kb.entries[owner])) {
+        for (std::size_t matcher : regexes.matching(kb.entries[owner].text(pointer))) {
+          if (matcher != owner) per_owner[owner].push_back({matcher, {owner, pointer}});
+        }
+      }
+    }
+  });
+  std::vector<std::vector<RegexHit>> hits(kb.entries.size());
+  for (auto& owner_hits : per_owner) {
+    for (auto& [matcher, hit] : owner_hits) hits[matcher].push_back(std::move(hit));
+  }
+  return hits;
+}
+
+}  // namespace
+
+Diagnostics run_lint(const KnowledgeBase& kb) {
+  std::vector<std::optional<std::string_view>> patterns;
+  for (const Entry& entry : kb.entries) {
+    const auto* regex = entry.find("/regex");
+    patterns.push_back(regex && regex->is_string() ? std::optional(entry.text("/regex")) : std::nullopt);
+  }
+  const RegexIndex regexes(patterns);
+  const auto hits = cross_entry_hits(kb, regexes);
+  const LintContext context{kb, regexes, hits};
+  Diagnostics out;
+  for (const Rule& rule : all_rules()) {
+    if (!rule.check) continue;
+    Reporter reporter(rule, out);
+    for (const Entry& entry : kb.entries) rule.check(entry, context, reporter);
+  }
+  return out;
+}
+
+}  // namespace kbc

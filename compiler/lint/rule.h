@@ -1,0 +1,65 @@
+// Lint: the rules that read the model and report what an author must fix.
+//
+// A rule is a small unit: an id, a severity, a one-line summary and a check function, listed
+// once in rule_list.cc (no self-registration). Rules whose check is null are reported by an
+// earlier stage (the YAML loader, the schema validator) and are listed so that
+// `kbc lint --list-rules` and the README show every id a diagnostic can carry.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/diagnostic.h"
+#include "match/regex_index.h"
+#include "model/knowledge_base.h"
+
+namespace kbc {
+
+// A text of one entry (its signature or a sample) that another entry's regex matches.
+struct RegexHit {
+  std::size_t entry;     // the entry the text belongs to
+  std::string pointer;   // "/signature" or "/samples/2"
+};
+
+// What rules may look at besides the entry itself. Computed once per lint run.
+struct LintContext {
+  const KnowledgeBase& kb;
+  const RegexIndex& regexes;                         // indexed like kb.entries
+  const std::vector<std::vector<RegexHit>>& hits;    // hits[i]: other entries' texts regex i matches
+
+  std::size_t index_of(const Entry& entry) const {
+    return static_cast<std::size_t>(&entry - kb.entries.data());
+  }
+};
+
+class Reporter;
+
+struct Rule {
+  std::string_view id;
+  Severity severity;
+  std::string_view summary;
+  void (*check)(const Entry& entry, const LintContext& context, Reporter& report);
+};
+
+// Collects one rule's findings with that rule's id and severity.
+class Reporter {
+ public:
+  Reporter(const Rule& rule, Diagnostics& out) : rule_(rule), out_(out) {}
+  // At the value of the node at `pointer` (or its nearest existing ancestor).
+  void at_value(const Entry& entry, std::string_view pointer, std::string message);
+  // At the key of the node: for problems with the key's presence rather than its value.
+  void at_key(const Entry& entry, std::string_view pointer, std::string message);
+
+ private:
+  const Rule& rule_;
+  Diagnostics& out_;
+};
+
+// Every rule, in the order --list-rules prints them.
+const std::vector<Rule>& all_rules();
+
+// Runs every rule over every entry.
+Diagnostics run_lint(const KnowledgeBase& kb);
+
+}  // namespace kbc

@@ -1,0 +1,25 @@
+// entry-duplicate-action: the same action listed twice in one list, usually a paste error.
+#include <map>
+
+#include "base/text.h"
+#include "lint/rules/rules.h"
+
+namespace kbc::rules {
+
+void duplicate_action(const Entry& entry, const LintContext&, Reporter& report) {
+  for (const char* list : {"/dead_ends", "/workarounds"}) {
+    std::map<std::string_view, std::size_t> seen;  // action -> first index
+    for_each_item(entry, list, [&](const std::string& item, const auto&) {
+      const std::string_view action = entry.text(item + "/action");
+      if (is_blank(action)) return;
+      const std::size_t index = seen.size();
+      const auto [it, inserted] = seen.emplace(action, index);
+      if (!inserted) {
+        report.at_value(entry, item + "/action",
+                        "same action as " + std::string(list + 1) + "[" + std::to_string(it->second) + "]");
+      }
+    });
+  }
+}
+
+}  // namespace kbc::rules

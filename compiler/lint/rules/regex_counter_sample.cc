@@ -1,0 +1,16 @@
+// regex-counter-sample: the author said this message is not this error, but the regex says it is.
+#include "lint/rules/rules.h"
+
+namespace kbc::rules {
+
+void regex_counter_sample(const Entry& entry, const LintContext& context, Reporter& report) {
+  const RE2* regex = context.regexes.regex(context.index_of(entry));
+  if (!regex) return;
+  for_each_item(entry, "/counter_samples", [&](const std::string& pointer, const auto& sample) {
+    if (sample.is_string() && RE2::PartialMatch(entry.text(pointer), *regex)) {
+      report.at_value(entry, pointer, "regex matches this counter-sample");
+    }
+  });
+}
+
+}  // namespace kbc::rules

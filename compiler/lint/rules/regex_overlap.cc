@@ -1,0 +1,38 @@
+// regex-overlap: the regex also recognises another entry's error, so a lookup may return the
+// wrong entry. Overlaps the author has acknowledged in frequently_confused_with are fine.
+#include <set>
+
+#include "lint/rules/rules.h"
+
+namespace kbc::rules {
+namespace {
+
+std::set<std::string> confused_with(const Entry& entry) {
+  std::set<std::string> ids;
+  for (const auto& item : entry.list("/transition_graph/frequently_confused_with")) {
+    if (item.is_object() && item.contains("error_id") && item["error_id"].is_string()) {
+      ids.insert(item["error_id"].get<std::string>());
+    }
+  }
+  return ids;
+}
+
+}  // namespace
+
+void regex_overlap(const Entry& entry, const LintContext& context, Reporter& report) {
+  const auto& hits = context.hits[context.index_of(entry)];
+  if (hits.empty()) return;
+  const std::set<std::string> acknowledged = confused_with(entry);
+  std::set<std::size_t> reported;
+  for (const RegexHit& hit : hits) {
+    const Entry& other = context.kb.entries[hit.entry];
+    if (acknowledged.count(other.id()) || !reported.insert(hit.entry).second) continue;
+    const std::string what = hit.pointer == "/signature" ? "signature" : "sample";
+    report.at_value(entry, "/regex",
+                    "regex also matches the " + what + " of '" + other.id() + "' (" + other.path + ":" +
+                        std::to_string(other.value_at(hit.pointer).line) +
+                        "); tighten it, or list that entry in transition_graph.frequently_confused_with");
+  }
+}
+
+}  // namespace kbc::rules

@@ -1,0 +1,38 @@
+// xref-unknown and xref-self: transition_graph links must lead to another existing entry.
+#include "base/text.h"
+#include "lint/rules/rules.h"
+
+namespace kbc::rules {
+namespace {
+
+template <typename Visit>
+void for_each_link(const Entry& entry, Visit visit) {
+  for (std::string_view list : kGraphLists) {
+    for_each_item(entry, list, [&](const std::string& item, const auto& link) {
+      if (link.is_object() && link.contains("error_id") && link["error_id"].is_string()) {
+        visit(item + "/error_id", link["error_id"].template get<std::string>());
+      }
+    });
+  }
+}
+
+}  // namespace
+
+void xref_unknown(const Entry& entry, const LintContext& context, Reporter& report) {
+  const auto& kb = context.kb;
+  for_each_link(entry, [&](const std::string& pointer, const std::string& target) {
+    if (target == entry.id() || kb.by_id.count(target) || kb.file_ids.count(target)) return;
+    std::vector<std::string> ids(kb.file_ids.begin(), kb.file_ids.end());
+    std::string message = "no entry has the id '" + target + "'";
+    if (const auto suggestion = closest_match(target, ids)) message += "; did you mean '" + *suggestion + "'?";
+    report.at_value(entry, pointer, message);
+  });
+}
+
+void xref_self(const Entry& entry, const LintContext&, Reporter& report) {
+  for_each_link(entry, [&](const std::string& pointer, const std::string& target) {
+    if (target == entry.id()) report.at_value(entry, pointer, "the entry links to itself");
+  });
+}
+
+}  // namespace kbc::rules

@@ -1,0 +1,69 @@
+// kbc: the knowledge-base compiler. The driver finds the command in the table (cli/command.cc),
+// parses its options and runs it. Content problems are reported by the command and give exit
+// status 1; every failure of the tool itself ends here as a ToolError: exit status 2.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "base/diagnostic.h"
+#include "base/text.h"
+#include "cli/command.h"
+
+namespace {
+
+constexpr std::string_view kVersion = "0.1.0";
+
+void print_usage(std::ostream& out) {
+  out << "usage: kbc <command> [options]\n\nkbc compiles a folder of YAML error entries into JSON "
+         "and Markdown, and checks them.\n\ncommands:\n";
+  for (const kbc::Command& command : kbc::all_commands()) {
+    std::string name(command.name);
+    name.resize(10, ' ');
+    out << "  " << name << command.summary.substr(0, command.summary.find('\n')) << "\n";
+  }
+  out << "\nRun 'kbc <command> --help' for its options.\n";
+}
+
+const kbc::Command& find_command(const std::string& name) {
+  std::vector<std::string> names;
+  for (const kbc::Command& command : kbc::all_commands()) {
+    if (command.name == name) return command;
+    names.emplace_back(command.name);
+  }
+  std::string message = "kbc: unknown command '" + name + "'";
+  if (const auto suggestion = kbc::closest_match(name, names)) message += "; did you mean '" + *suggestion + "'?";
+  throw kbc::ToolError(message);
+}
+
+int run(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    print_usage(args.empty() ? std::cerr : std::cout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "kbc " << kVersion << "\n";
+    return 0;
+  }
+  const kbc::Command& command = find_command(args[0]);
+  const kbc::Arguments arguments =
+      kbc::parse_arguments(std::vector<std::string>(args.begin() + 1, args.end()), command);
+  if (arguments.has("--help")) {
+    std::cout << kbc::command_help(command);
+    return 0;
+  }
+  return command.run(arguments);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  try {
+    return run(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const kbc::ToolError& e) {
+    std::cerr << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "kbc: internal error: " << e.what() << "\n";
+  }
+  return 2;
+}

@@ -1,0 +1,52 @@
+#include "model/entry.h"
+
+namespace kbc {
+
+std::string Entry::id() const {
+  const auto it = data.find("id");
+  return it != data.end() && it->is_string() ? it->get<std::string>() : id_from_path;
+}
+
+const nlohmann::json* Entry::find(std::string_view pointer) const {
+  const nlohmann::json* node = &data;
+  std::size_t start = 1;
+  while (start <= pointer.size() && !pointer.empty()) {
+    std::size_t end = pointer.find('/', start);
+    if (end == std::string_view::npos) end = pointer.size();
+    const std::string segment(pointer.substr(start, end - start));
+    if (node->is_object()) {
+      const auto it = node->find(segment);
+      if (it == node->end()) return nullptr;
+      node = &*it;
+    } else if (node->is_array()) {
+      const std::size_t index = std::strtoul(segment.c_str(), nullptr, 10);
+      if (index >= node->size()) return nullptr;
+      node = &(*node)[index];
+    } else {
+      return nullptr;
+    }
+    start = end + 1;
+  }
+  return node;
+}
+
+std::string_view Entry::text(std::string_view pointer) const {
+  const nlohmann::json* node = find(pointer);
+  return node && node->is_string() ? std::string_view(node->get_ref<const std::string&>())
+                                   : std::string_view();
+}
+
+const nlohmann::json& Entry::list(std::string_view pointer) const {
+  static const nlohmann::json kEmpty = nlohmann::json::array();
+  const nlohmann::json* node = find(pointer);
+  return node && node->is_array() ? *node : kEmpty;
+}
+
+std::string id_from_entry_path(std::string_view path) {
+  constexpr std::string_view kPrefix = "entries/", kSuffix = ".yaml";
+  if (path.starts_with(kPrefix)) path.remove_prefix(kPrefix.size());
+  if (path.ends_with(kSuffix)) path.remove_suffix(kSuffix.size());
+  return std::string(path);
+}
+
+}  // namespace kbc

@@ -1,0 +1,42 @@
+// The model: one knowledge-base entry as loaded, with the source position of every node.
+//
+// Lint and render read entries through these accessors, never YAML. An entry keeps its data as
+// written even when the schema rejected it (shape_ok is false), so lint can still report every
+// other problem; the accessors therefore check types instead of trusting them.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+#include "base/diagnostic.h"
+#include "load/yaml_loader.h"
+
+namespace kbc {
+
+struct Entry {
+  std::string path;          // relative to the root: "entries/cuda/x.yaml"
+  std::string id_from_path;  // "cuda/x"
+  nlohmann::json data;       // the mapping as written
+  SourceMap sources;
+  bool shape_ok = false;  // true when the schema accepted it
+
+  // The declared id when it is text, else the id the path implies.
+  std::string id() const;
+
+  // The node at a JSON pointer, or nullptr.
+  const nlohmann::json* find(std::string_view pointer) const;
+  // The text at `pointer`; empty when missing or not text.
+  std::string_view text(std::string_view pointer) const;
+  // The list at `pointer`; an empty list when missing or not a list.
+  const nlohmann::json& list(std::string_view pointer) const;
+
+  Location value_at(std::string_view pointer) const { return sources.find(pointer).value; }
+  Location key_at(std::string_view pointer) const { return sources.find(pointer).key; }
+};
+
+// "cuda/x" for "entries/cuda/x.yaml"; the path must lie under entries/ and end in .yaml.
+std::string id_from_entry_path(std::string_view path);
+
+}  // namespace kbc

@@ -1,0 +1,71 @@
+#include "model/knowledge_base.h"
+
+#include <exception>
+#include <mutex>
+
+#include "base/parallel.h"
+
+namespace kbc {
+
+const Entry* KnowledgeBase::find(std::string_view id) const {
+  const auto it = by_id.find(std::string(id));
+  return it == by_id.end() ? nullptr : &entries[it->second.front()];
+}
+
+namespace {
+
+std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
+                                const std::string& path, const SchemaValidator& schema,
+                                Diagnostics& out) {
+  const std::string file = join_path(root, path);
+  const auto bytes = fs.size(file);
+  if (bytes && *bytes > kMaxFileBytes) {  // refuse before reading it into memory
+    out.push_back({path, {}, Severity::kError,
+                   "file is " + std::to_string(*bytes) + " bytes; entries are limited to " +
+                       std::to_string(kMaxFileBytes) + " bytes",
+                   "yaml-structure", ""});
+    return std::nullopt;
+  }
+  auto document = load_yaml(path, fs.read(file), out);
+  if (!document) return std::nullopt;
+  Entry entry{path, id_from_entry_path(path), std::move(document->value),
+              std::move(document->sources)};
+  entry.shape_ok = schema.validate(path, entry.data, entry.sources, out);
+  return entry;
+}
+
+}  // namespace
+
+KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
+                                  const SchemaValidator& schema, Diagnostics& out) {
+  const std::string entries_dir = join_path(root, "entries");
+  if (!fs.is_directory(entries_dir)) {
+    throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
+  }
+  const std::vector<std::string> files = fs.list(entries_dir, ".yaml");
+  std::vector<std::optional<Entry>> loaded(files.size());
+  std::vector<Diagnostics> found(files.size());
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  parallel_slices(files.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+    try {
+      for (std::size_t i = begin; i < end; ++i) {
+        loaded[i] = load_entry(fs, root, "entries/" + files[i], schema, found[i]);
+      }
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      failure = std::current_exception();
+    }
+  });
+  if (failure) std::rethrow_exception(failure);
+  KnowledgeBase kb;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    kb.file_ids.insert(id_from_entry_path("entries/" + files[i]));
+    if (loaded[i]) kb.entries.push_back(std::move(*loaded[i]));
+    out.insert(out.end(), std::make_move_iterator(found[i].begin()), std::make_move_iterator(found[i].end()));
+  }
+  for (std::size_t i = 0; i < kb.entries.size(); ++i) kb.by_id[kb.entries[i].id()].push_back(i);
+  return kb;
+}
+
+}  // namespace kbc

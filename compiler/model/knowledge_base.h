@@ -1,0 +1,33 @@
+// The whole knowledge base: every entry under <root>/entries, loaded and schema-checked.
+//
+// Stage 1-3 of the pipeline (discover, load, validate) end here. Files that are not valid YAML
+// are not entries, but their ids still count as existing, so that a syntax error in one file
+// does not also produce "unknown id" errors in every entry that links to it.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/diagnostic.h"
+#include "base/file_system.h"
+#include "model/entry.h"
+#include "validate/schema_validator.h"
+
+namespace kbc {
+
+struct KnowledgeBase {
+  std::vector<Entry> entries;              // sorted by path
+  std::set<std::string> file_ids;          // ids implied by every entry file, loadable or not
+  std::map<std::string, std::vector<std::size_t>> by_id;  // declared id -> indices into entries
+
+  // The entry declaring `id` (the first, when several do), or nullptr.
+  const Entry* find(std::string_view id) const;
+};
+
+// Discovers and loads <root>/entries/**.yaml. Throws ToolError when there is no entries folder.
+KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
+                                  const SchemaValidator& schema, Diagnostics& out);
+
+}  // namespace kbc

@@ -1,0 +1,41 @@
+// The pipeline, as the commands drive it:
+//
+//   discover files -> load YAML (with positions) -> validate against the schema -> model
+//     -> lint rules -> emit (JSON bundle, per-entry records, Markdown pages)
+//
+// Each stage is a free function with explicit inputs and outputs; problems in the content are
+// Diagnostics, failures of the tool are ToolError.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "base/diagnostic.h"
+#include "base/file_system.h"
+#include "base/output_tree.h"
+#include "model/knowledge_base.h"
+#include "render/templates.h"
+
+namespace kbc {
+
+struct CheckedKnowledgeBase {
+  KnowledgeBase kb;
+  Diagnostics diagnostics;  // sorted
+};
+
+// Loads, validates and lints the knowledge base at `root`.
+CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root);
+
+struct BuiltOutput {
+  OutputTree tree;
+  std::size_t entries = 0;  // entries written
+};
+
+// Renders every schema-valid entry whose path is not in `excluded`.
+BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
+                         const TemplateSet& templates);
+
+// The paths of files with at least one error.
+std::set<std::string> paths_with_errors(const Diagnostics& diagnostics);
+
+}  // namespace kbc

@@ -1,0 +1,149 @@
+#include "render/markdown_page.h"
+
+#include <kainjow/mustache.hpp>
+
+#include <cmath>
+
+#include "base/diagnostic.h"
+
+namespace kbc {
+namespace {
+
+using kainjow::mustache::data;
+using kainjow::mustache::mustache;
+using nlohmann::ordered_json;
+
+std::string percent(const ordered_json& rate) {
+  return rate.is_number() ? std::to_string(std::lround(rate.get<double>() * 100)) : "?";
+}
+
+// The string at `key`, or "" for null and missing values.
+std::string text(const ordered_json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// The i-th translation from a _zh list, falling back to the English text.
+std::string translated(const ordered_json& record, const char* list, std::size_t i, std::string english) {
+  const auto it = record.find(list);
+  if (it == record.end() || !it->is_array() || i >= it->size() || !(*it)[i].is_string()) return english;
+  const std::string zh = (*it)[i].get<std::string>();
+  return zh.empty() ? english : zh;
+}
+
+// Sets `key` only for a non-empty value, so that {{#key}} sections skip empty text.
+void set_text(data& object, const std::string& key, const std::string& value) {
+  if (!value.empty()) object.set(key, value);
+}
+
+// A code fence longer than any run of backticks inside the code.
+std::string fence_for(const std::string& code) {
+  std::size_t longest = 0, run = 0;
+  for (char c : code) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+std::string indent_lines(const std::string& code, const std::string& indent) {
+  std::string out;
+  for (char c : code) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  while (out.ends_with(indent) || out.ends_with('\n')) out.resize(out.find_last_not_of(" \n") + 1);
+  return out;
+}
+
+data versions(const ordered_json& record) {
+  data list{data::type::list};
+  for (const auto& item : record["versions"]) {
+    data row;
+    row.set("version", text(item, "version"));
+    row.set("status", item["status"].is_string() ? text(item, "status") : "—");
+    row.set("introduced", item["introduced"].is_string() ? text(item, "introduced") : "—");
+    row.set("deprecated", item["deprecated"].is_string() ? text(item, "deprecated") : "—");
+    list.push_back(row);
+  }
+  return list;
+}
+
+data workarounds(const ordered_json& record, bool zh) {
+  data list{data::type::list};
+  const auto& items = record["workarounds"];
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto& item = items[i];
+    data row;
+    row.set("number", std::to_string(i + 1));
+    row.set("action", zh ? translated(record, "workarounds_zh", i, text(item, "action")) : text(item, "action"));
+    row.set("success", percent(item["success_rate"]));
+    const std::string how = text(item, "how");
+    set_text(row, "how", indent_lines(how, "   "));
+    row.set("fence", fence_for(how));
+    set_text(row, "condition", text(item, "condition"));
+    set_text(row, "tradeoff", text(item, "tradeoff"));
+    list.push_back(row);
+  }
+  return list;
+}
+
+data dead_ends(const ordered_json& record, bool zh) {
+  data list{data::type::list};
+  const auto& items = record["dead_ends"];
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto& item = items[i];
+    data row;
+    row.set("action", zh ? translated(record, "dead_ends_zh", i, text(item, "action")) : text(item, "action"));
+    row.set("why_fails", text(item, "why_fails"));
+    row.set("fail", percent(item["fail_rate"]));
+    set_text(row, "common_misconception", text(item, "common_misconception"));
+    list.push_back(row);
+  }
+  return list;
+}
+
+data labels(const nlohmann::json& strings) {
+  data out;
+  for (const auto& [key, value] : strings.items()) {
+    if (value.is_string()) out.set(key, value.get<std::string>());
+  }
+  return out;
+}
+
+data page_data(const ordered_json& record, bool zh, const nlohmann::json& strings) {
+  auto localized = [&](const char* key) {
+    const std::string zh_text = zh ? text(record, (std::string(key) + "_zh").c_str()) : "";
+    return zh_text.empty() ? text(record, key) : zh_text;
+  };
+  data page;
+  page.set("t", labels(strings));
+  page.set("id", text(record, "id"));
+  page.set("signature", localized("signature"));
+  page.set("domain", text(record, "domain"));
+  page.set("category", text(record, "category"));
+  set_text(page, "error_code", text(record, "error_code"));
+  page.set("verification_tier", text(record, "verification_tier"));
+  page.set("fix_rate", percent(record["fix_success_rate"]));
+  page.set("root_cause", localized("root_cause"));
+  page.set("has_versions", !record["versions"].empty());
+  page.set("versions", versions(record));
+  page.set("has_workarounds", !record["workarounds"].empty());
+  page.set("workarounds", workarounds(record, zh));
+  page.set("has_dead_ends", !record["dead_ends"].empty());
+  page.set("dead_ends", dead_ends(record, zh));
+  return page;
+}
+
+}  // namespace
+
+std::string markdown_page(const ordered_json& record, const std::string& language,
+                          const TemplateSet& templates) {
+  mustache page_template(templates.text("page.md.mustache"));
+  if (!page_template.is_valid()) {
+    throw ToolError("templates/page.md.mustache: " + page_template.error_message());
+  }
+  return page_template.render(page_data(record, language == "zh", templates.strings(language)));
+}
+
+}  // namespace kbc

@@ -1,0 +1,123 @@
+#include "render/record.h"
+
+namespace kbc {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+ordered_json value_or(const json& object, const char* key, ordered_json fallback) {
+  const auto it = object.find(key);
+  return it == object.end() || it->is_null() ? fallback : ordered_json(*it);
+}
+
+// Rates are always written as floating-point numbers (1.0, not 1), as in the published records.
+ordered_json rate(const json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_number()) return nullptr;
+  return it->get<double>();
+}
+
+void copy_if_present(const json& from, ordered_json& to, std::initializer_list<const char*> keys) {
+  for (const char* key : keys) {
+    if (from.contains(key)) to[key] = from.at(key);
+  }
+}
+
+ordered_json version(const json& item) {
+  ordered_json out;
+  out["version"] = value_or(item, "version", nullptr);
+  for (const char* key : {"introduced", "deprecated", "removed", "behavior_change", "status"}) {
+    out[key] = value_or(item, key, nullptr);
+  }
+  return out;
+}
+
+ordered_json dead_end(const json& item) {
+  ordered_json out;
+  out["action"] = value_or(item, "action", "");
+  out["why_fails"] = value_or(item, "why_fails", "");
+  out["fail_rate"] = rate(item, "fail_rate");
+  out["condition"] = value_or(item, "condition", "");
+  out["sources"] = value_or(item, "sources", ordered_json::array());
+  copy_if_present(item, out, {"common_misconception", "tradeoff"});
+  return out;
+}
+
+ordered_json workaround(const json& item) {
+  ordered_json out;
+  out["action"] = value_or(item, "action", "");
+  out["success_rate"] = rate(item, "success_rate");
+  out["how"] = value_or(item, "how", "");
+  out["condition"] = value_or(item, "condition", "");
+  out["sources"] = value_or(item, "sources", ordered_json::array());
+  copy_if_present(item, out, {"common_misconception", "tradeoff"});
+  return out;
+}
+
+ordered_json link(const json& item) {
+  ordered_json out;
+  out["error_id"] = value_or(item, "error_id", "");
+  if (item.contains("probability")) out["probability"] = rate(item, "probability");
+  copy_if_present(item, out, {"condition", "typical_delay", "distinction"});
+  return out;
+}
+
+template <typename Convert>
+ordered_json map_list(const json& entry, const char* key, Convert convert) {
+  ordered_json out = ordered_json::array();
+  if (const auto it = entry.find(key); it != entry.end() && it->is_array()) {
+    for (const json& item : *it) out.push_back(convert(item));
+  }
+  return out;
+}
+
+ordered_json transition_graph(const json& entry) {
+  const json graph = entry.value("transition_graph", json::object());
+  ordered_json out;
+  for (const char* key : {"leads_to", "preceded_by", "frequently_confused_with"}) {
+    out[key] = map_list(graph, key, link);
+  }
+  return out;
+}
+
+}  // namespace
+
+ordered_json published_record(const Entry& entry) {
+  const json& e = entry.data;
+  ordered_json r;
+  r["id"] = e.at("id");
+  r["signature"] = e.at("signature");
+  r["signature_zh"] = value_or(e, "signature_zh", nullptr);
+  r["regex"] = e.at("regex");
+  r["domain"] = e.at("domain");
+  r["category"] = e.at("category");
+  r["subcategory"] = value_or(e, "subcategory", nullptr);
+  r["root_cause"] = e.at("root_cause");
+  r["root_cause_type"] = value_or(e, "root_cause_type", nullptr);
+  r["root_cause_zh"] = value_or(e, "root_cause_zh", nullptr);
+  r["versions"] = map_list(e, "versions", version);
+  r["os_specific"] = value_or(e, "os_specific", ordered_json::object());
+  r["dead_ends"] = map_list(e, "dead_ends", dead_end);
+  r["workarounds"] = map_list(e, "workarounds", workaround);
+  r["workarounds_zh"] = value_or(e, "workarounds_zh", ordered_json::array());
+  if (e.contains("dead_ends_zh")) r["dead_ends_zh"] = e.at("dead_ends_zh");
+  r["transition_graph"] = transition_graph(e);
+  for (const char* key : {"official_doc_url", "official_doc_section", "error_code"}) {
+    r[key] = value_or(e, key, nullptr);
+  }
+  r["verification_tier"] = e.at("verification_tier");
+  r["confidence"] = rate(e, "confidence");
+  r["fix_success_rate"] = rate(e, "fix_success_rate");
+  for (const char* key : {"resolvable", "first_seen", "last_confirmed", "last_updated", "evidence_count"}) {
+    r[key] = e.at(key);
+  }
+  r["tags"] = value_or(e, "tags", ordered_json::array());
+  r["locale"] = e.at("locale");
+  r["aliases"] = value_or(e, "aliases", ordered_json::array());
+  return r;
+}
+
+std::string record_text(const ordered_json& record) { return record.dump(2) + "\n"; }
+
+}  // namespace kbc

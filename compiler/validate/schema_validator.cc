@@ -1,0 +1,246 @@
+#include "validate/schema_validator.h"
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include <cmath>
+
+#include "base/text.h"
+
+namespace kbc {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> split_pointer(std::string_view pointer) {
+  std::vector<std::string> segments;
+  std::size_t start = 1;
+  while (start <= pointer.size() && !pointer.empty()) {
+    std::size_t end = pointer.find('/', start);
+    if (end == std::string_view::npos) end = pointer.size();
+    std::string segment(pointer.substr(start, end - start));
+    for (std::size_t at; (at = segment.find("~1")) != std::string::npos;) segment.replace(at, 2, "/");
+    for (std::size_t at; (at = segment.find("~0")) != std::string::npos;) segment.replace(at, 2, "~");
+    segments.push_back(std::move(segment));
+    start = end + 1;
+  }
+  return segments;
+}
+
+std::string describe_type(std::string_view type) {
+  if (type == "string") return "text";
+  if (type == "number") return "a number";
+  if (type == "integer") return "a whole number";
+  if (type == "array") return "a list";
+  if (type == "object") return "a mapping";
+  if (type == "boolean") return "true or false";
+  if (type == "null") return "null";
+  return std::string(type);
+}
+
+std::string describe_value(const json& value) {
+  switch (value.type()) {
+    case json::value_t::string: return "text '" + value.get<std::string>() + "'";
+    case json::value_t::array: return "a list";
+    case json::value_t::object: return "a mapping";
+    case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case json::value_t::null: return "null";
+    default: return value.dump();
+  }
+}
+
+std::string expected_types(const json& subschema) {
+  const json& type = subschema.at("type");
+  if (type.is_string()) return describe_type(type.get<std::string>());
+  std::string out;
+  for (std::size_t i = 0; i < type.size(); ++i) {
+    if (i > 0) out += i + 1 == type.size() ? " or " : ", ";
+    out += describe_type(type[i].get<std::string>());
+  }
+  return out;
+}
+
+std::string pointer_of(const std::vector<std::string>& context) {
+  std::string pointer;
+  for (std::size_t i = 1; i < context.size(); ++i) {  // context[0] is "<root>"
+    const std::string& part = context[i];
+    pointer = pointer_append(pointer, part.size() >= 2 ? part.substr(1, part.size() - 2) : part);
+  }
+  return pointer;
+}
+
+bool is_summary(const std::string& description) {
+  return description.starts_with("Failed to validate against") ||
+         description.starts_with("Failed to validate item") ||
+         description.starts_with("Object contains a property");  // reported as unknown-key
+}
+
+std::string format_number(double value) {
+  json number = value;
+  if (value == std::floor(value) && std::abs(value) < 1e15) number = static_cast<std::int64_t>(value);
+  return number.dump();
+}
+
+}  // namespace
+
+struct SchemaValidator::Compiled {
+  valijson::Schema schema;
+};
+
+namespace {
+// valijson caches compiled `pattern` regexes in its Validator; one per thread keeps that cache.
+valijson::Validator& thread_validator() {
+  thread_local valijson::Validator validator;
+  return validator;
+}
+}  // namespace
+
+SchemaValidator::SchemaValidator(json schema)
+    : schema_(std::move(schema)), compiled_(std::make_unique<Compiled>()) {
+  try {
+    valijson::SchemaParser parser;
+    valijson::adapters::NlohmannJsonAdapter adapter(schema_);
+    parser.populateSchema(adapter, compiled_->schema);
+  } catch (const std::exception& e) {
+    throw ToolError(std::string("invalid entry schema: ") + e.what());
+  }
+}
+
+SchemaValidator::~SchemaValidator() = default;
+
+const json* SchemaValidator::subschema_at(std::string_view pointer) const {
+  auto resolve = [&](const json* node) {
+    while (node && node->is_object() && node->contains("$ref")) {
+      const std::string ref = node->at("$ref").get<std::string>();
+      if (!ref.starts_with("#")) return static_cast<const json*>(nullptr);
+      const json::json_pointer target(ref.substr(1));
+      node = schema_.contains(target) ? &schema_.at(target) : nullptr;
+    }
+    return node;
+  };
+  const json* node = resolve(&schema_);
+  for (const std::string& segment : split_pointer(pointer)) {
+    if (!node || !node->is_object()) return nullptr;
+    if (node->contains("properties") && node->at("properties").contains(segment)) {
+      node = &node->at("properties").at(segment);
+    } else if (node->contains("items")) {
+      node = &node->at("items");
+    } else if (node->contains("additionalProperties") && node->at("additionalProperties").is_object()) {
+      node = &node->at("additionalProperties");
+    } else {
+      return nullptr;
+    }
+    node = resolve(node);
+  }
+  return node;
+}
+
+std::string display_name(std::string_view pointer) {
+  std::string out;
+  for (const std::string& segment : split_pointer(pointer)) {
+    const bool index = !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
+    if (index) {
+      out += "[" + segment + "]";
+    } else {
+      out += (out.empty() ? "" : ".") + segment;
+    }
+  }
+  return out.empty() ? "the entry" : out;
+}
+
+namespace {
+
+// Walks the instance beside its schema and reports every key the schema does not allow.
+class UnknownKeyWalker {
+ public:
+  UnknownKeyWalker(const SchemaValidator& validator, const std::string& path,
+                   const SourceMap& sources, Diagnostics& out)
+      : validator_(validator), path_(path), sources_(sources), out_(out) {}
+
+  void walk(const json& value, const std::string& pointer) {
+    const json* schema = validator_.subschema_at(pointer);
+    if (!schema || !schema->is_object()) return;
+    if (value.is_array()) {
+      for (std::size_t i = 0; i < value.size(); ++i) walk(value[i], pointer_append(pointer, std::to_string(i)));
+    }
+    if (!value.is_object()) return;
+    const json empty = json::object();
+    const json& properties = schema->contains("properties") ? schema->at("properties") : empty;
+    const bool closed = schema->value("additionalProperties", json(true)) == json(false);
+    for (const auto& [key, child] : value.items()) {
+      const std::string child_pointer = pointer_append(pointer, key);
+      if (closed && !properties.contains(key)) {
+        report(key, properties, child_pointer);
+      } else {
+        walk(child, child_pointer);
+      }
+    }
+  }
+
+ private:
+  void report(const std::string& key, const json& properties, const std::string& pointer) {
+    std::vector<std::string> known;
+    for (const auto& [name, ignored] : properties.items()) known.push_back(name);
+    std::string message = "unknown key '" + key + "'";
+    if (const auto suggestion = closest_match(key, known)) message += "; did you mean '" + *suggestion + "'?";
+    out_.push_back({path_, sources_.find(pointer).key, Severity::kError, message, "schema-unknown-key", ""});
+  }
+
+  const SchemaValidator& validator_;
+  const std::string& path_;
+  const SourceMap& sources_;
+  Diagnostics& out_;
+};
+
+}  // namespace
+
+bool SchemaValidator::validate(const std::string& path, const json& value,
+                               const SourceMap& sources, Diagnostics& out) const {
+  const std::size_t before = out.size();
+  UnknownKeyWalker(*this, path, sources, out).walk(value, "");
+
+  valijson::Validator& validator = thread_validator();
+  valijson::ValidationResults results;
+  valijson::adapters::NlohmannJsonAdapter target(value);
+  validator.validate(compiled_->schema, target, &results);
+  for (const auto& error : results) {
+    if (is_summary(error.description)) continue;
+    const std::string pointer = pointer_of(error.context);
+    const json::json_pointer json_pointer(pointer);
+    const json* node = value.contains(json_pointer) ? &value.at(json_pointer) : nullptr;
+    const json* schema = subschema_at(pointer);
+    std::string message = error.description;
+    const std::string name = display_name(pointer);
+    if (error.description.starts_with("Value type not permitted") && schema && node) {
+      message = name + " must be " + expected_types(*schema) + ", not " + describe_value(*node);
+    } else if (error.description.starts_with("Failed to match against any enum") && schema && node) {
+      std::string options;
+      for (const json& option : schema->at("enum")) options += (options.empty() ? "" : ", ") + option.dump();
+      message = name + " must be one of " + options + ", not " + describe_value(*node);
+    } else if (error.description.starts_with("Missing required property")) {
+      const std::size_t quote = error.description.find('\'');
+      const std::string key = error.description.substr(quote + 1, error.description.rfind('\'') - quote - 1);
+      message = "missing required key '" + key + "'" + (pointer.empty() ? "" : " in " + name);
+    } else if (error.description.starts_with("Failed to match regex") && schema && node) {
+      message = name + " " + describe_value(*node) + " does not match the pattern " +
+                schema->at("pattern").get<std::string>();
+    } else if (error.description.starts_with("Expected number") && schema && node) {
+      if (node->is_number() && !std::isfinite(node->get<double>())) continue;  // entry-rate-finite
+      message = name + " must be between " + format_number(schema->value("minimum", 0.0)) + " and " +
+                format_number(schema->value("maximum", 0.0)) + ", not " + describe_value(*node);
+      if (!schema->contains("maximum")) {
+        message = name + " must be at least " + format_number(schema->value("minimum", 0.0)) +
+                  ", not " + describe_value(*node);
+      }
+    } else {
+      message = name + ": " + error.description;
+    }
+    out.push_back({path, sources.find(pointer).value, Severity::kError, message, "schema", ""});
+  }
+  return out.size() == before;
+}
+
+}  // namespace kbc
