@@ -5,6 +5,46 @@
 
 namespace kbc {
 
+namespace {
+
+constexpr std::size_t kExcerptWidth = 100;
+
+// Byte offset of 1-based code-point column `column` in `line` (the line's end when past it).
+std::size_t byte_of_column(std::string_view line, int column) {
+  std::size_t i = 0;
+  for (int current = 1; current < column && i < line.size(); ++current) {
+    do {
+      ++i;
+    } while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80);
+  }
+  return i;
+}
+
+// The source line (a window of it around the column when long) and a caret under the column.
+std::string excerpt_with_caret(std::string_view line, int column) {
+  std::size_t caret = byte_of_column(line, column);
+  std::string prefix;
+  if (line.size() > kExcerptWidth) {
+    std::size_t start = caret > kExcerptWidth / 2 ? caret - kExcerptWidth / 2 : 0;
+    while (start > 0 && (static_cast<unsigned char>(line[start]) & 0xC0) == 0x80) --start;
+    std::size_t end = std::min(line.size(), start + kExcerptWidth);
+    while (end < line.size() && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) ++end;
+    prefix = start > 0 ? "..." : "";
+    caret = caret - start + prefix.size();
+    line = line.substr(start, end - start);
+  }
+  std::string out = "  " + prefix + std::string(line) + "\n  ";
+  const std::string shown = prefix + std::string(line);
+  // The caret lines up under the column: tabs are kept, other characters become one space.
+  for (std::size_t i = 0; i < caret && i < shown.size(); ++i) {
+    if ((static_cast<unsigned char>(shown[i]) & 0xC0) == 0x80) continue;
+    out += shown[i] == '\t' ? '\t' : ' ';
+  }
+  return out + "^\n";
+}
+
+}  // namespace
+
 std::string_view severity_name(Severity severity) {
   return severity == Severity::kError ? "error" : "warning";
 }
@@ -17,14 +57,7 @@ std::string format_diagnostic(const Diagnostic& d) {
   out += ": ";
   out += severity_name(d.severity);
   out += ": " + d.message + " [" + d.rule + "]\n";
-  if (!d.excerpt.empty()) {
-    out += "  " + d.excerpt + "\n  ";
-    // The caret lines up under the column: tabs are kept so it matches the line above.
-    for (int i = 1; i < d.at.column && i <= static_cast<int>(d.excerpt.size()); ++i) {
-      out += d.excerpt[i - 1] == '\t' ? '\t' : ' ';
-    }
-    out += "^\n";
-  }
+  if (!d.excerpt.empty()) out += excerpt_with_caret(d.excerpt, std::max(d.at.column, 1));
   return out;
 }
 

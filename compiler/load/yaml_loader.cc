@@ -313,8 +313,8 @@ std::optional<YamlDocument> parse(const std::string& path, std::string_view text
   YamlDocument document = builder.take();
   if (!document.value.is_object()) {
     out.push_back(failure_diagnostic(path, text, document.sources.find("").value,
-                                     "an entry must be a mapping of keys to values, not a " +
-                                         std::string(document.value.type_name()),
+                                     "an entry must be a mapping of keys to values, not " +
+                                         std::string(document.value.is_array() ? "a list" : "a single value"),
                                      "yaml-structure"));
     return std::nullopt;
   }
