@@ -26,9 +26,16 @@ struct LoadFailure {
   std::string rule;
 };
 
-Location location_of(const YAML::Mark& mark) {
+// yaml-cpp counts columns in bytes; diagnostics count characters, as editors do.
+Location location_of(const YAML::Mark& mark, std::string_view text) {
   if (mark.is_null() || mark.line < 0) return {};
-  return {mark.line + 1, mark.column + 1};
+  const auto end = static_cast<std::size_t>(std::max(mark.pos, 0));
+  const std::size_t start = end >= static_cast<std::size_t>(mark.column) ? end - mark.column : 0;
+  int column = 1;
+  for (std::size_t i = start; i < end && i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++column;
+  }
+  return {mark.line + 1, column};
 }
 
 bool is_one_of(std::string_view s, std::initializer_list<std::string_view> options) {
@@ -123,13 +130,14 @@ std::size_t count_nodes(const json& value) {
 // Builds the JSON value and its SourceMap from yaml-cpp's parse events.
 class TreeBuilder final : public YAML::EventHandler {
  public:
-  TreeBuilder(const std::string& path, Diagnostics& out) : path_(path), out_(out) {}
+  TreeBuilder(const std::string& path, std::string_view text, Diagnostics& out)
+      : path_(path), text_(text), out_(out) {}
 
   bool has_root() const { return has_root_; }
   Location document_start() const { return document_start_; }
   YamlDocument take() { return {std::move(root_), std::move(sources_)}; }
 
-  void OnDocumentStart(const YAML::Mark& mark) override { document_start_ = location_of(mark); }
+  void OnDocumentStart(const YAML::Mark& mark) override { document_start_ = location_of(mark, text_); }
   void OnDocumentEnd() override {}
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -175,7 +183,7 @@ class TreeBuilder final : public YAML::EventHandler {
   };
 
   [[noreturn]] void fail(const YAML::Mark& mark, std::string message, std::string rule) {
-    throw LoadFailure{location_of(mark), std::move(message), std::move(rule)};
+    throw LoadFailure{location_of(mark, text_), std::move(message), std::move(rule)};
   }
 
   void count(const YAML::Mark& mark, std::size_t nodes) {
@@ -193,7 +201,7 @@ class TreeBuilder final : public YAML::EventHandler {
   void accept_key(const std::string& key, const YAML::Mark& mark) {
     Frame& map = stack_.back();
     map.key = key;
-    map.key_at = location_of(mark);
+    map.key_at = location_of(mark, text_);
     map.expecting_key = false;
   }
 
@@ -212,7 +220,7 @@ class TreeBuilder final : public YAML::EventHandler {
       fail(mark, "nesting deeper than " + std::to_string(kMaxDepth) + " levels", "yaml-structure");
     }
     count(mark, 1);
-    Frame frame{std::move(empty), child_pointer(), location_of(mark), anchor, true, {}, {}};
+    Frame frame{std::move(empty), child_pointer(), location_of(mark, text_), anchor, true, {}, {}};
     record(frame.pointer, frame.at);
     stack_.push_back(std::move(frame));
   }
@@ -231,7 +239,7 @@ class TreeBuilder final : public YAML::EventHandler {
 
   void deliver(json value, const YAML::Mark& mark, YAML::anchor_t anchor, bool counted = false) {
     if (!counted) count(mark, 1);
-    record(child_pointer(), location_of(mark));
+    record(child_pointer(), location_of(mark, text_));
     if (anchor != 0) anchors_[anchor] = value;
     attach(std::move(value));
   }
@@ -264,6 +272,7 @@ class TreeBuilder final : public YAML::EventHandler {
   }
 
   const std::string& path_;
+  std::string_view text_;
   Diagnostics& out_;
   std::vector<Frame> stack_;
   std::unordered_map<YAML::anchor_t, json> anchors_;
@@ -297,14 +306,14 @@ std::optional<Location> find_tab_indent(std::string_view text) {
 std::optional<YamlDocument> parse(const std::string& path, std::string_view text, Diagnostics& out) {
   std::istringstream stream{std::string(text)};
   YAML::Parser parser(stream);
-  TreeBuilder builder(path, out);
+  TreeBuilder builder(path, text, out);
   if (!parser.HandleNextDocument(builder) || !builder.has_root()) {
     out.push_back({path, {}, Severity::kError, "file is empty: an entry is one YAML mapping",
                    "yaml-structure", ""});
     return std::nullopt;
   }
   Diagnostics ignored;
-  TreeBuilder extra(path, ignored);
+  TreeBuilder extra(path, text, ignored);
   if (parser.HandleNextDocument(extra)) {
     out.push_back(failure_diagnostic(path, text, extra.document_start(),
                                      "several YAML documents in one file: an entry is one document",
@@ -379,7 +388,7 @@ std::optional<YamlDocument> load_yaml(const std::string& path, std::string_view 
   } catch (const LoadFailure& failure) {
     out.push_back(failure_diagnostic(path, text, failure.at, failure.message, failure.rule));
   } catch (const YAML::Exception& e) {
-    out.push_back(failure_diagnostic(path, text, location_of(e.mark), "YAML syntax error: " + e.msg,
+    out.push_back(failure_diagnostic(path, text, location_of(e.mark, text), "YAML syntax error: " + e.msg,
                                      "yaml-syntax"));
   }
   return std::nullopt;

@@ -1,0 +1,66 @@
+// Golden tests: the YAML of seed 001 (with its dead-end actions written out) builds into
+// exactly the published record and page, whose expected files are in tests/golden/.
+#include <catch2/catch.hpp>
+
+#include "base/file_system.h"
+#include "import/importer.h"
+#include "load/yaml_loader.h"
+#include "model/entry.h"
+#include "pipeline.h"
+#include "render/record.h"
+
+namespace {
+
+const std::string kRoot = std::string(KBC_TEST_DATA) + "/golden/seed001";
+
+kbc::BuiltOutput build_golden() {
+  const kbc::RealFileSystem fs;
+  const auto checked = kbc::check_knowledge_base(fs, kRoot);
+  CHECK(kbc::count_severity(checked.diagnostics, kbc::Severity::kError) == 0);
+  return kbc::emit_outputs(checked.kb, {}, kbc::TemplateSet(fs, kRoot));
+}
+
+}  // namespace
+
+TEST_CASE("seed 001 builds into the published record and page") {
+  const kbc::RealFileSystem fs;
+  const auto built = build_golden();
+  for (const char* path : {"api/cuda/cudnn-bn-epsilon-too-small.json", "md/en/cuda/cudnn-bn-epsilon-too-small.md"}) {
+    INFO(path);
+    REQUIRE(built.tree.files().count(path));
+    CHECK(built.tree.files().at(path) == fs.read(kRoot + "/expected/" + path));
+  }
+  CHECK(built.tree.files().count("md/zh/cuda/cudnn-bn-epsilon-too-small.md"));
+  CHECK(built.tree.files().count("kb.json"));
+}
+
+TEST_CASE("the Chinese page uses the _zh texts and falls back to English") {
+  const auto built = build_golden();
+  const std::string& page = built.tree.files().at("md/zh/cuda/cudnn-bn-epsilon-too-small.md");
+  CHECK(page.starts_with("# 运行时错误：cuDNN 错误"));
+  CHECK(page.find("## 根本原因") != std::string::npos);
+  CHECK(page.find("1. **将 epsilon 设置为 >= 1e-5 的值") != std::string::npos);
+  // No dead_ends_zh in this entry: the English action is shown.
+  CHECK(page.find("- **Ignore the error and let training continue** —") != std::string::npos);
+}
+
+TEST_CASE("building twice gives byte-identical output") {
+  CHECK(build_golden().tree.files() == build_golden().tree.files());
+}
+
+TEST_CASE("import then build gives back the same record") {
+  const kbc::RealFileSystem fs;
+  const std::string expected = fs.read(kRoot + "/expected/api/cuda/cudnn-bn-epsilon-too-small.json");
+  const std::string yaml = kbc::record_to_yaml(nlohmann::ordered_json::parse(expected));
+  kbc::Diagnostics out;
+  auto document = kbc::load_yaml("entries/cuda/cudnn-bn-epsilon-too-small.yaml", yaml, out);
+  REQUIRE(document);
+  CHECK(out.empty());
+  kbc::Entry entry{"entries/cuda/cudnn-bn-epsilon-too-small.yaml", "cuda/cudnn-bn-epsilon-too-small",
+                   document->value, document->sources, true};
+  CHECK(kbc::record_text(kbc::published_record(entry)) == expected);
+  // Defaults are left out of the YAML: they come back from the build.
+  CHECK(yaml.find("subcategory") == std::string::npos);
+  CHECK(yaml.find("resolvable: 'true'") != std::string::npos);
+  CHECK(yaml.find("first_seen: '2023-11-05'") != std::string::npos);
+}
