@@ -114,7 +114,7 @@ TEST_CASE("a failed build leaves the previous output exactly as it was") {
   }
 }
 
-TEST_CASE("--keep-going builds the entries without errors and still fails") {
+TEST_CASE("build --keep-going builds the entries without errors and still fails") {
   TempKb kb;
   write(kb.root / "entries/cuda/broken-entry.yaml", kBroken);
   const Run run = kbc("build --keep-going " + kb.arg() + " --out " + (kb.root / "out").string());
@@ -159,7 +159,7 @@ TEST_CASE("usage errors exit 2 with a did-you-mean") {
   CHECK(kbc("build --help").output.find("--keep-going") != std::string::npos);
 }
 
-TEST_CASE("--list-rules prints every rule id") {
+TEST_CASE("lint --list-rules prints every rule id") {
   const Run run = kbc("lint --list-rules");
   CHECK(run.status == 0);
   for (const char* id : {"yaml-syntax", "schema-unknown-key", "entry-blank-text", "regex-overlap", "xref-unknown",

@@ -8,12 +8,12 @@ namespace kbc::rules {
 
 void duplicate_action(const Entry& entry, const LintContext&, Reporter& report) {
   for (const char* list : {"/dead_ends", "/workarounds"}) {
-    std::map<std::string_view, std::size_t> seen;  // action -> first index
+    std::map<std::string_view, std::size_t> seen;  // action -> index of its first item
+    std::size_t index = 0;
     for_each_item(entry, list, [&](const std::string& item, const auto&) {
       const std::string_view action = entry.text(item + "/action");
-      if (is_blank(action)) return;
-      const std::size_t index = seen.size();
-      const auto [it, inserted] = seen.emplace(action, index);
+      if (is_blank(action)) return ++index, void();
+      const auto [it, inserted] = seen.emplace(action, index++);
       if (!inserted) {
         report.at_value(entry, item + "/action",
                         "same action as " + std::string(list + 1) + "[" + std::to_string(it->second) + "]");

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "lint/rules/rules.h"
@@ -36,26 +37,36 @@ bool is_private_ipv4(const in_addr& address) {
 
 bool is_private_ipv6(const in6_addr& address) {
   static const in6_addr kAny{}, kLoopback = IN6ADDR_LOOPBACK_INIT;
-  const unsigned char first = address.s6_addr[0], second = address.s6_addr[1];
-  return std::equal(address.s6_addr, address.s6_addr + 16, kAny.s6_addr) ||
-         std::equal(address.s6_addr, address.s6_addr + 16, kLoopback.s6_addr) || (first & 0xFE) == 0xFC ||
-         (first == 0xFE && (second & 0xC0) == 0x80);
+  const unsigned char* bytes = address.s6_addr;
+  if (IN6_IS_ADDR_V4MAPPED(&address)) {  // ::ffff:a.b.c.d is the IPv4 address a.b.c.d
+    in_addr v4{};
+    std::memcpy(&v4.s_addr, bytes + 12, 4);
+    return is_private_ipv4(v4);
+  }
+  return std::equal(bytes, bytes + 16, kAny.s6_addr) || std::equal(bytes, bytes + 16, kLoopback.s6_addr) ||
+         (bytes[0] & 0xFE) == 0xFC || (bytes[0] == 0xFE && (bytes[1] & 0xC0) == 0x80);
 }
 
 // Why the URL cannot be a public source, or nullopt when it can.
 std::optional<std::string> problem(std::string_view url) {
-  const auto host = http_host(url);
+  auto host = http_host(url);
   if (!host) return "is not an http(s) URL";
+  if (host->ends_with('.')) host->pop_back();  // "localhost." is localhost
   if (host->empty()) return "has no host";
+  in_addr v4{};
+  in6_addr v6{};
+  // inet_aton also reads the short and numeric forms (127.1, 2130706433) that browsers accept.
+  if (inet_aton(host->c_str(), &v4) == 1) {
+    return is_private_ipv4(v4) ? std::optional<std::string>("points at a private or loopback address")
+                               : std::nullopt;
+  }
+  if (inet_pton(AF_INET6, host->c_str(), &v6) == 1) {
+    return is_private_ipv6(v6) ? std::optional<std::string>("points at a private or loopback address")
+                               : std::nullopt;
+  }
   if (*host == "localhost" || host->ends_with(".localhost") || host->ends_with(".local") ||
       host->ends_with(".internal") || host->find('.') == std::string::npos) {
     return "points at a local host";
-  }
-  in_addr v4{};
-  in6_addr v6{};
-  if ((inet_pton(AF_INET, host->c_str(), &v4) == 1 && is_private_ipv4(v4)) ||
-      (inet_pton(AF_INET6, host->c_str(), &v6) == 1 && is_private_ipv6(v6))) {
-    return "points at a private or loopback address";
   }
   return std::nullopt;
 }

@@ -1,6 +1,6 @@
 // text-whitespace: leading or trailing white space in a text. In real data this is where a
-// shell substitution ate a command (`Run  to fix`). The final newline of a multi-line block
-// scalar is normal YAML and is not reported.
+// shell substitution ate a command (`Run  to fix`). The final newline that a YAML block scalar
+// (`|` or `>`) ends with is normal and is not reported.
 #include "base/text.h"
 #include "lint/rules/rules.h"
 #include "validate/schema_validator.h"
@@ -9,7 +9,7 @@ namespace kbc::rules {
 namespace {
 
 bool has_stray_space(std::string_view text) {
-  if (text.ends_with('\n') && text.find('\n') < text.size() - 1) text.remove_suffix(1);
+  if (text.ends_with('\n')) text.remove_suffix(1);
   return has_outer_space(text);
 }
 
