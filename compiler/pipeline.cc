@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/parallel.h"
+
 #include "lint/rule.h"
 #include "render/markdown_page.h"
 #include "render/record.h"
@@ -31,26 +33,50 @@ std::set<std::string> paths_with_errors(const Diagnostics& diagnostics) {
   return paths;
 }
 
+namespace {
+
+// The files of one entry: its record and its pages.
+struct EntryFiles {
+  std::string id;
+  nlohmann::ordered_json record;
+  std::string en, zh;
+};
+
+}  // namespace
+
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
                          const TemplateSet& templates) {
-  BuiltOutput out;
-  nlohmann::ordered_json bundle = nlohmann::ordered_json::array();
   std::vector<const Entry*> built;
   for (const Entry& entry : kb.entries) {
     if (entry.shape_ok && !excluded.count(entry.path)) built.push_back(&entry);
   }
   // Sorted by id: not the same order as paths ("a/b-c.yaml" sorts before "a/b.yaml").
   std::sort(built.begin(), built.end(), [](const Entry* a, const Entry* b) { return a->id() < b->id(); });
-  for (const Entry* entry_pointer : built) {
-    const Entry& entry = *entry_pointer;
-    const nlohmann::ordered_json record = published_record(entry);
-    const std::string id = entry.id();
-    out.tree.add("api/" + id + ".json", record_text(record));
-    out.tree.add("md/en/" + id + ".md", markdown_page(record, "en", templates));
-    out.tree.add("md/zh/" + id + ".md", markdown_page(record, "zh", templates));
-    bundle.push_back(record);
-    ++out.entries;
+
+  // Templates are read here, once; each worker compiles its own copy.
+  templates.text("page.md.mustache");
+  templates.strings("en");
+  templates.strings("zh");
+  std::vector<EntryFiles> files(built.size());
+  parallel_slices(built.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+    MarkdownRenderer en(templates, "en"), zh(templates, "zh");
+    for (std::size_t i = begin; i < end; ++i) {
+      files[i].id = built[i]->id();
+      files[i].record = published_record(*built[i]);
+      files[i].en = en.render(files[i].record);
+      files[i].zh = zh.render(files[i].record);
+    }
+  });
+
+  BuiltOutput out;
+  nlohmann::ordered_json bundle = nlohmann::ordered_json::array();
+  for (EntryFiles& file : files) {
+    out.tree.add("api/" + file.id + ".json", record_text(file.record));
+    out.tree.add("md/en/" + file.id + ".md", std::move(file.en));
+    out.tree.add("md/zh/" + file.id + ".md", std::move(file.zh));
+    bundle.push_back(std::move(file.record));
   }
+  out.entries = files.size();
   out.tree.add("kb.json", bundle.dump(2) + "\n");
   return out;
 }

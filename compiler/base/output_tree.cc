@@ -7,8 +7,13 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <exception>
+#include <mutex>
 #include <random>
+#include <set>
+#include <vector>
+
+#include "base/parallel.h"
 
 #include "base/diagnostic.h"
 
@@ -32,11 +37,54 @@ bool is_safe_relative(std::string_view path) {
 }
 
 void write_file(const fs::path& path, const std::string& content) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.close();
-  if (!out) throw ToolError("cannot write " + path.string());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw ToolError("cannot write " + path.string() + ": " + std::strerror(errno));
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      throw ToolError("cannot write " + path.string() + ": " + std::strerror(errno));
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) throw ToolError("cannot write " + path.string() + ": " + std::strerror(errno));
+}
+
+// Writes every file of the tree under `dir`: folders first, then the files on every core.
+void write_tree(const OutputTree& tree, const fs::path& dir) {
+  std::set<fs::path> folders;
+  for (const auto& [path, content] : tree.files()) folders.insert((dir / path).parent_path());
+  for (const fs::path& folder : folders) fs::create_directories(folder);
+  std::vector<const std::pair<const std::string, std::string>*> files;
+  for (const auto& file : tree.files()) files.push_back(&file);
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  parallel_slices(files.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+    try {
+      for (std::size_t i = begin; i < end; ++i) write_file(dir / files[i]->first, files[i]->second);
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      failure = std::current_exception();
+    }
+  });
+  if (failure) std::rethrow_exception(failure);
+}
+
+// Removes a whole tree, its top-level parts on every core.
+void remove_tree(const fs::path& dir) {
+  std::vector<fs::path> parts;
+  std::error_code error;
+  for (const auto& item : fs::directory_iterator(dir, error)) parts.push_back(item.path());
+  parallel_slices(
+      parts.size(),
+      [&](std::size_t begin, std::size_t end, std::size_t) {
+        std::error_code ignored;
+        for (std::size_t i = begin; i < end; ++i) fs::remove_all(parts[i], ignored);
+      },
+      /*grain=*/1);
+  fs::remove_all(dir, error);
 }
 
 // The previous output may only be replaced when kbc wrote it (or it is empty).
@@ -67,7 +115,7 @@ void swap_in(const fs::path& staging, const fs::path& out_dir) {
   if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, out_dir.c_str(), RENAME_EXCHANGE) != 0) {
     throw ToolError("cannot replace " + out_dir.string() + ": " + std::strerror(errno));
   }
-  fs::remove_all(staging, error);
+  remove_tree(staging);
 }
 
 }  // namespace
@@ -86,7 +134,7 @@ void commit_output(const OutputTree& tree, const std::string& out_dir_name) {
   try {
     fs::create_directories(staging);
     write_file(staging / kOutputMarker, "");
-    for (const auto& [path, content] : tree.files()) write_file(staging / path, content);
+    write_tree(tree, staging);
     swap_in(staging, out_dir);
   } catch (const fs::filesystem_error& e) {
     std::error_code ignored;

@@ -9,11 +9,12 @@
 
 namespace kbc {
 
-// Calls `work(begin, end, worker)` on contiguous slices of [0, count), one per worker thread.
+// Calls `work(begin, end, worker)` on contiguous slices of [0, count), one per worker thread;
+// a slice is not worth a thread below `grain` items.
 template <typename Work>
-void parallel_slices(std::size_t count, Work work) {
+void parallel_slices(std::size_t count, Work work, std::size_t grain = 64) {
   const std::size_t workers =
-      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::max<std::size_t>(1, count / 64));
+      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::max<std::size_t>(1, count / grain));
   if (workers <= 1) {
     work(std::size_t{0}, count, std::size_t{0});
     return;

@@ -137,13 +137,25 @@ data page_data(const ordered_json& record, bool zh, const nlohmann::json& string
 
 }  // namespace
 
-std::string markdown_page(const ordered_json& record, const std::string& language,
-                          const TemplateSet& templates) {
-  mustache page_template(templates.text("page.md.mustache"));
-  if (!page_template.is_valid()) {
-    throw ToolError("templates/page.md.mustache: " + page_template.error_message());
+struct MarkdownRenderer::Compiled {
+  mustache page_template;
+  nlohmann::json strings;
+  bool zh;
+};
+
+MarkdownRenderer::MarkdownRenderer(const TemplateSet& templates, const std::string& language)
+    : compiled_(std::make_unique<Compiled>(
+          Compiled{mustache(templates.text("page.md.mustache")), templates.strings(language), language == "zh"})) {
+  if (!compiled_->page_template.is_valid()) {
+    throw ToolError("templates/page.md.mustache: " + compiled_->page_template.error_message());
   }
-  return page_template.render(page_data(record, language == "zh", templates.strings(language)));
+}
+
+MarkdownRenderer::~MarkdownRenderer() = default;
+MarkdownRenderer::MarkdownRenderer(MarkdownRenderer&&) noexcept = default;
+
+std::string MarkdownRenderer::render(const ordered_json& record) {
+  return compiled_->page_template.render(page_data(record, compiled_->zh, compiled_->strings));
 }
 
 }  // namespace kbc

@@ -6,14 +6,27 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string>
 
 #include "render/templates.h"
 
 namespace kbc {
 
-// `language` is "en" or "zh". Throws ToolError when the template is not valid mustache.
-std::string markdown_page(const nlohmann::ordered_json& record, const std::string& language,
-                          const TemplateSet& templates);
+// Renders pages from one compiled template. Not thread-safe: one renderer per thread.
+class MarkdownRenderer {
+ public:
+  // Reads the template and the strings of `language` ("en" or "zh"); throws ToolError when the
+  // template is not valid mustache.
+  MarkdownRenderer(const TemplateSet& templates, const std::string& language);
+  ~MarkdownRenderer();
+  MarkdownRenderer(MarkdownRenderer&&) noexcept;
+
+  std::string render(const nlohmann::ordered_json& record);
+
+ private:
+  struct Compiled;
+  std::unique_ptr<Compiled> compiled_;
+};
 
 }  // namespace kbc
