@@ -31,7 +31,8 @@ const kbc::Command& find_command(const std::string& name) {
     names.emplace_back(command.name);
   }
   std::string message = "kbc: unknown command '" + name + "'";
-  if (const auto suggestion = kbc::closest_match(name, names)) message += "; did you mean '" + *suggestion + "'?";
+  if (const auto suggestion = kbc::closest_match(name, names))
+    message += "; did you mean '" + *suggestion + "'?";
   throw kbc::ToolError(message);
 }
 

@@ -51,7 +51,8 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
     if (entry.shape_ok && !excluded.count(entry.path)) built.push_back(&entry);
   }
   // Sorted by id: not the same order as paths ("a/b-c.yaml" sorts before "a/b.yaml").
-  std::sort(built.begin(), built.end(), [](const Entry* a, const Entry* b) { return a->id() < b->id(); });
+  std::sort(built.begin(), built.end(),
+            [](const Entry* a, const Entry* b) { return a->id() < b->id(); });
 
   // Templates are read here, once; each worker compiles its own copy.
   templates.text("page.md.mustache");

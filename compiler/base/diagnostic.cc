@@ -69,8 +69,9 @@ void sort_diagnostics(Diagnostics& diagnostics) {
 }
 
 int count_severity(const Diagnostics& diagnostics, Severity severity) {
-  return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                        [&](const Diagnostic& d) { return d.severity == severity; }));
+  return static_cast<int>(
+      std::count_if(diagnostics.begin(), diagnostics.end(),
+                    [&](const Diagnostic& d) { return d.severity == severity; }));
 }
 
 }  // namespace kbc

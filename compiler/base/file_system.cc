@@ -80,7 +80,8 @@ std::vector<std::string> MemoryFileSystem::list(const std::string& dir,
   const std::string prefix = dir.empty() ? "" : join_path(dir, "") + "/";
   std::vector<std::string> out;
   for (const auto& [path, content] : files) {
-    if (path.starts_with(prefix) && path.ends_with(suffix)) out.push_back(path.substr(prefix.size()));
+    if (path.starts_with(prefix) && path.ends_with(suffix))
+      out.push_back(path.substr(prefix.size()));
   }
   return out;
 }

@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <exception>
+#include <filesystem>
 #include <mutex>
 #include <random>
 #include <set>
@@ -28,7 +28,8 @@ bool is_safe_relative(std::string_view path) {
     std::size_t end = path.find('/', start);
     if (end == std::string_view::npos) end = path.size();
     const std::string_view segment = path.substr(start, end - start);
-    if (segment.empty() || segment == "." || segment == ".." || segment.find('\0') != segment.npos) {
+    if (segment.empty() || segment == "." || segment == ".." ||
+        segment.find('\0') != segment.npos) {
       return false;
     }
     start = end + 1;
@@ -49,7 +50,8 @@ void write_file(const fs::path& path, const std::string& content) {
     }
     written += static_cast<std::size_t>(n);
   }
-  if (::close(fd) != 0) throw ToolError("cannot write " + path.string() + ": " + std::strerror(errno));
+  if (::close(fd) != 0)
+    throw ToolError("cannot write " + path.string() + ": " + std::strerror(errno));
 }
 
 // Writes every file of the tree under `dir`: folders first, then the files on every core.

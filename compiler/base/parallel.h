@@ -13,8 +13,8 @@ namespace kbc {
 // a slice is not worth a thread below `grain` items.
 template <typename Work>
 void parallel_slices(std::size_t count, Work work, std::size_t grain = 64) {
-  const std::size_t workers =
-      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::max<std::size_t>(1, count / grain));
+  const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
+                                                      std::max<std::size_t>(1, count / grain));
   if (workers <= 1) {
     work(std::size_t{0}, count, std::size_t{0});
     return;

@@ -6,7 +6,9 @@
 namespace kbc {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 // Length of the UTF-8 sequence starting at `i`, or 0 when it is not valid UTF-8.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {

@@ -17,7 +17,8 @@ const OptionSpec* find_option(const Command& command, std::string_view name) {
   std::vector<std::string> names;
   for (const OptionSpec& option : command.options) names.emplace_back(option.name);
   std::string message = "kbc " + std::string(command.name) + ": unknown option '" + name + "'";
-  if (const auto suggestion = closest_match(name, names)) message += "; did you mean '" + *suggestion + "'?";
+  if (const auto suggestion = closest_match(name, names))
+    message += "; did you mean '" + *suggestion + "'?";
   throw ToolError(message);
 }
 
@@ -48,7 +49,8 @@ Arguments parse_arguments(const std::vector<std::string>& args, const Command& c
     } else if (i + 1 < args.size()) {
       out.values[name] = args[++i];
     } else {
-      throw ToolError("kbc: option " + name + " needs a value (" + std::string(option->value) + ")");
+      throw ToolError("kbc: option " + name + " needs a value (" + std::string(option->value) +
+                      ")");
     }
   }
   return out;
@@ -70,16 +72,19 @@ std::string command_help(const Command& command) {
 }
 
 const std::vector<Command>& all_commands() {
-  static const OptionSpec kRoot{"--root", "DIR", "the knowledge base (default: the current folder)"};
+  static const OptionSpec kRoot{"--root", "DIR",
+                                "the knowledge base (default: the current folder)"};
   static const OptionSpec kHelp{"--help", "", "show this help"};
   static const std::vector<Command> kCommands = {
-      {"lint", "[FILE...]",
+      {"lint",
+       "[FILE...]",
        "Checks every entry against the schema and the lint rules. With FILE arguments, reports\n"
        "on those files only; rules that look across entries still see the whole knowledge base.\n"
        "Exit status: 0 clean (warnings allowed), 1 errors, 2 usage or tool failure.",
        {kRoot, {"--list-rules", "", "print every rule id, its severity and summary"}, kHelp},
        run_lint},
-      {"build", "",
+      {"build",
+       "",
        "Lints, then writes kb.json, api/<id>.json and md/{en,zh}/<id>.md into the output folder,\n"
        "replacing it in one step. With any lint error the output folder is left untouched.",
        {kRoot,
@@ -87,7 +92,8 @@ const std::vector<Command>& all_commands() {
         {"--keep-going", "", "leave out entries with errors, build the rest, still exit 1"},
         kHelp},
        run_build},
-      {"import", "FILE.json...",
+      {"import",
+       "FILE.json...",
        "Turns published JSON records (one record, or a bundle of them) into entries/<id>.yaml.",
        {kRoot, {"--force", "", "overwrite entries that already exist"}, kHelp},
        run_import},

@@ -7,7 +7,8 @@
 namespace kbc {
 
 int run_build(const Arguments& arguments) {
-  if (!arguments.positional.empty()) throw ToolError("kbc build: unexpected argument " + arguments.positional[0]);
+  if (!arguments.positional.empty())
+    throw ToolError("kbc build: unexpected argument " + arguments.positional[0]);
   const std::string root = arguments.value_or("--root", ".");
   const std::string out_dir = arguments.value_or("--out", join_path(root, "dist"));
   const RealFileSystem fs;
@@ -21,8 +22,8 @@ int run_build(const Arguments& arguments) {
   }
   const BuiltOutput built = emit_outputs(checked.kb, failed, TemplateSet(fs, root));
   commit_output(built.tree, out_dir);
-  std::cerr << "kbc build: " << built.entries << " entries, " << built.tree.files().size() << " files in "
-            << out_dir;
+  std::cerr << "kbc build: " << built.entries << " entries, " << built.tree.files().size()
+            << " files in " << out_dir;
   if (!failed.empty()) std::cerr << " (" << failed.size() << " file(s) with errors left out)";
   std::cerr << "\n";
   return failed.empty() ? 0 : 1;

@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
 void report(const std::string& path, LineColumn at, const std::string& message) {
-  std::cout << path << ":" << at.line << ":" << at.column << ": error: " << message << " [import]\n";
+  std::cout << path << ":" << at.line << ":" << at.column << ": error: " << message
+            << " [import]\n";
 }
 
 // The records in a file: one record, or a bundle (a list of records).
@@ -28,7 +29,8 @@ std::optional<ordered_json> read_records(const std::string& path, const std::str
     if (parsed.is_array()) return parsed;
     report(path, {1, 1}, "expected a record (an object) or a bundle (a list of records)");
   } catch (const ordered_json::parse_error& e) {
-    report(path, line_column_at(text, e.byte > 0 ? e.byte - 1 : 0), std::string("invalid JSON: ") + e.what());
+    report(path, line_column_at(text, e.byte > 0 ? e.byte - 1 : 0),
+           std::string("invalid JSON: ") + e.what());
   }
   return std::nullopt;
 }

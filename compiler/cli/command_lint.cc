@@ -22,14 +22,16 @@ int list_rules() {
 }
 
 // FILE arguments as paths relative to the root, as diagnostics name them.
-std::set<std::string> selected_paths(const std::vector<std::string>& files, const std::string& root) {
+std::set<std::string> selected_paths(const std::vector<std::string>& files,
+                                     const std::string& root) {
   namespace fs = std::filesystem;
   const fs::path base = fs::weakly_canonical(fs::absolute(root));
   std::set<std::string> paths;
   for (const std::string& file : files) {
     std::error_code error;
     if (!fs::is_regular_file(file, error)) throw ToolError("kbc lint: no such file: " + file);
-    const std::string relative = fs::weakly_canonical(fs::absolute(file)).lexically_relative(base).generic_string();
+    const std::string relative =
+        fs::weakly_canonical(fs::absolute(file)).lexically_relative(base).generic_string();
     if (relative.empty() || relative.starts_with("..")) {
       throw ToolError("kbc lint: " + file + " is not inside the knowledge base " + root);
     }

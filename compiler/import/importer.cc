@@ -12,12 +12,18 @@ namespace {
 using nlohmann::ordered_json;
 
 // Keys the build fills in with null, [] or {} when an entry leaves them out.
-const std::set<std::string> kDefaultedKeys = {
-    "signature_zh", "subcategory", "root_cause_type", "root_cause_zh", "versions",
-    "os_specific", "workarounds_zh", "transition_graph", "official_doc_url",
-    "official_doc_section", "error_code", "tags", "aliases", "condition", "sources", "how",
-    "introduced", "deprecated", "removed", "behavior_change", "status", "leads_to",
-    "preceded_by", "frequently_confused_with"};
+const std::set<std::string> kDefaultedKeys = {"signature_zh",     "subcategory",
+                                              "root_cause_type",  "root_cause_zh",
+                                              "versions",         "os_specific",
+                                              "workarounds_zh",   "transition_graph",
+                                              "official_doc_url", "official_doc_section",
+                                              "error_code",       "tags",
+                                              "aliases",          "condition",
+                                              "sources",          "how",
+                                              "introduced",       "deprecated",
+                                              "removed",          "behavior_change",
+                                              "status",           "leads_to",
+                                              "preceded_by",      "frequently_confused_with"};
 
 bool is_default(const std::string& key, const ordered_json& value) {
   if (!kDefaultedKeys.count(key)) return false;

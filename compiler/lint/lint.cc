@@ -21,7 +21,8 @@ namespace {
 // The texts an entry's regex is meant to recognise: its signature and its samples.
 std::vector<std::string> own_text_pointers(const Entry& entry) {
   std::vector<std::string> pointers;
-  if (entry.find("/signature") && entry.find("/signature")->is_string()) pointers.push_back("/signature");
+  if (entry.find("/signature") && entry.find("/signature")->is_string())
+    pointers.push_back("/signature");
   const auto& samples = entry.list("/samples");
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (samples[i].is_string()) pointers.push_back("/samples/" + std::to_string(i));
@@ -30,7 +31,8 @@ std::vector<std::string> own_text_pointers(const Entry& entry) {
 }
 
 // For every entry, the texts of other entries that its regex matches.
-std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb, const RegexIndex& regexes) {
+std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
+                                                    const RegexIndex& regexes) {
   // Each worker matches a slice of the texts; the hits are gathered in entry order afterwards.
   std::vector<std::vector<std::pair<std::size_t, RegexHit>>> per_owner(kb.entries.size());
   parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
@@ -55,7 +57,8 @@ Diagnostics run_lint(const KnowledgeBase& kb) {
   std::vector<std::optional<std::string_view>> patterns;
   for (const Entry& entry : kb.entries) {
     const auto* regex = entry.find("/regex");
-    patterns.push_back(regex && regex->is_string() ? std::optional(entry.text("/regex")) : std::nullopt);
+    patterns.push_back(regex && regex->is_string() ? std::optional(entry.text("/regex"))
+                                                   : std::nullopt);
   }
   const RegexIndex regexes(patterns);
   const auto hits = cross_entry_hits(kb, regexes);

@@ -18,15 +18,15 @@ namespace kbc {
 
 // A text of one entry (its signature or a sample) that another entry's regex matches.
 struct RegexHit {
-  std::size_t entry;     // the entry the text belongs to
-  std::string pointer;   // "/signature" or "/samples/2"
+  std::size_t entry;    // the entry the text belongs to
+  std::string pointer;  // "/signature" or "/samples/2"
 };
 
 // What rules may look at besides the entry itself. Computed once per lint run.
 struct LintContext {
   const KnowledgeBase& kb;
-  const RegexIndex& regexes;                         // indexed like kb.entries
-  const std::vector<std::vector<RegexHit>>& hits;    // hits[i]: other entries' texts regex i matches
+  const RegexIndex& regexes;                       // indexed like kb.entries
+  const std::vector<std::vector<RegexHit>>& hits;  // hits[i]: other entries' texts regex i matches
 
   std::size_t index_of(const Entry& entry) const {
     return static_cast<std::size_t>(&entry - kb.entries.data());

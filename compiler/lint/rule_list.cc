@@ -9,7 +9,8 @@ const std::vector<Rule>& all_rules() {
   using S = Severity;
   static const std::vector<Rule> kRules = {
       // Reported while loading and validating (see load/ and validate/).
-      {"yaml-syntax", S::kError, "the file is not valid YAML (shown with the line and a caret)", nullptr},
+      {"yaml-syntax", S::kError, "the file is not valid YAML (shown with the line and a caret)",
+       nullptr},
       {"yaml-encoding", S::kError, "the file contains bytes that are not UTF-8", nullptr},
       {"yaml-structure", S::kError,
        "empty file, several documents, a root that is not a mapping, or a file too large, too deep "
@@ -19,14 +20,16 @@ const std::vector<Rule>& all_rules() {
       {"schema", S::kError,
        "a value departs from schema/entry.schema.json: type, required key, enum, range or pattern",
        nullptr},
-      {"schema-unknown-key", S::kError, "a key the schema does not know, with a did-you-mean", nullptr},
+      {"schema-unknown-key", S::kError, "a key the schema does not know, with a did-you-mean",
+       nullptr},
       // Entry rules.
       {"entry-blank-text", S::kError,
        "a required text (signature, regex, root_cause, category, dead-end action and why_fails, "
        "workaround action) is empty or only white space",
        rules::blank_text},
       {"entry-id-path", S::kError,
-       "the id differs from the file's path under entries/, or the domain from the id's first segment",
+       "the id differs from the file's path under entries/, or the domain from the id's first "
+       "segment",
        rules::id_path},
       {"entry-duplicate-id", S::kError, "two files declare the same id", rules::duplicate_id},
       {"entry-rate-finite", S::kError,
@@ -35,16 +38,18 @@ const std::vector<Rule>& all_rules() {
       {"entry-resolvable-rate", S::kWarning,
        "resolvable 'true' with fix_success_rate below 0.5, or 'false' with 0.5 or more",
        rules::resolvable_rate},
-      {"entry-duplicate-action", S::kWarning, "the same action twice in the dead ends or the workarounds",
-       rules::duplicate_action},
+      {"entry-duplicate-action", S::kWarning,
+       "the same action twice in the dead ends or the workarounds", rules::duplicate_action},
       {"entry-how-repeats-action", S::kWarning, "a workaround's how only repeats its action",
        rules::how_repeats_action},
       {"text-whitespace", S::kWarning,
        "text with leading or trailing white space (often where shell substitution ate a command)",
        rules::text_whitespace},
       {"date-invalid", S::kError, "a date that is not a real calendar date", rules::date_invalid},
-      {"date-order", S::kWarning, "first_seen after last_confirmed or last_updated", rules::date_order},
-      {"source-url", S::kError, "a source URL that is not http(s) or points at a local or private address",
+      {"date-order", S::kWarning, "first_seen after last_confirmed or last_updated",
+       rules::date_order},
+      {"source-url", S::kError,
+       "a source URL that is not http(s) or points at a local or private address",
        rules::source_url},
       // Regex rules.
       {"regex-syntax", S::kError, "the regex does not compile under RE2 (with RE2's message)",
@@ -58,13 +63,15 @@ const std::vector<Rule>& all_rules() {
        "frequently_confused_with",
        rules::regex_overlap},
       // Cross-references.
-      {"xref-unknown", S::kError, "a transition_graph error_id that names no entry", rules::xref_unknown},
-      {"xref-self", S::kError, "a transition_graph error_id that names the entry itself", rules::xref_self},
+      {"xref-unknown", S::kError, "a transition_graph error_id that names no entry",
+       rules::xref_unknown},
+      {"xref-self", S::kError, "a transition_graph error_id that names the entry itself",
+       rules::xref_self},
       // Translations.
-      {"i18n-length", S::kError, "workarounds_zh or dead_ends_zh has a different length than its list",
-       rules::i18n_length},
-      {"i18n-missing", S::kWarning, "a Chinese text is missing or blank where the English one exists",
-       rules::i18n_missing},
+      {"i18n-length", S::kError,
+       "workarounds_zh or dead_ends_zh has a different length than its list", rules::i18n_length},
+      {"i18n-missing", S::kWarning,
+       "a Chinese text is missing or blank where the English one exists", rules::i18n_missing},
   };
   return kRules;
 }

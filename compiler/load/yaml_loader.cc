@@ -57,7 +57,8 @@ std::optional<json> parse_integer(std::string_view s) {
   if (s.starts_with("0o")) base = 8, digits = s.substr(2);
   if (digits.empty()) return std::nullopt;
   std::uint64_t magnitude = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
+  const auto [end, error] =
+      std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
   if (end != digits.data() + digits.size()) return std::nullopt;
   if (error == std::errc::result_out_of_range ||
       magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
@@ -94,7 +95,8 @@ std::optional<json> parse_float(std::string_view s) {
   if (is_one_of(s, {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"})) {
     return json(std::numeric_limits<double>::infinity());
   }
-  if (is_one_of(s, {"-.inf", "-.Inf", "-.INF"})) return json(-std::numeric_limits<double>::infinity());
+  if (is_one_of(s, {"-.inf", "-.Inf", "-.INF"}))
+    return json(-std::numeric_limits<double>::infinity());
   if (is_one_of(s, {".nan", ".NaN", ".NAN"})) return json(std::numeric_limits<double>::quiet_NaN());
   if (!is_core_float(s)) return std::nullopt;
   return json(std::strtod(std::string(s).c_str(), nullptr));
@@ -105,8 +107,8 @@ json resolve_plain(const std::string& s) {
   if (is_one_of(s, {"", "~", "null", "Null", "NULL"})) return nullptr;
   if (is_one_of(s, {"true", "True", "TRUE"})) return true;
   if (is_one_of(s, {"false", "False", "FALSE"})) return false;
-  if (!s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-' ||
-                     s[0] == '+' || s[0] == '.')) {
+  if (!s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-' || s[0] == '+' ||
+                     s[0] == '.')) {
     if (auto number = parse_integer(s)) return *number;
     if (auto number = parse_float(s)) return *number;
   }
@@ -137,7 +139,9 @@ class TreeBuilder final : public YAML::EventHandler {
   Location document_start() const { return document_start_; }
   YamlDocument take() { return {std::move(root_), std::move(sources_)}; }
 
-  void OnDocumentStart(const YAML::Mark& mark) override { document_start_ = location_of(mark, text_); }
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    document_start_ = location_of(mark, text_);
+  }
   void OnDocumentEnd() override {}
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -189,8 +193,10 @@ class TreeBuilder final : public YAML::EventHandler {
   void count(const YAML::Mark& mark, std::size_t nodes) {
     nodes_ += nodes;
     if (nodes_ > kMaxNodes) {
-      fail(mark, "document has more than " + std::to_string(kMaxNodes) +
-                     " nodes (counting alias expansions)", "yaml-structure");
+      fail(mark,
+           "document has more than " + std::to_string(kMaxNodes) +
+               " nodes (counting alias expansions)",
+           "yaml-structure");
     }
   }
 
@@ -209,7 +215,8 @@ class TreeBuilder final : public YAML::EventHandler {
   std::string child_pointer() const {
     if (stack_.empty()) return "";
     const Frame& parent = stack_.back();
-    if (parent.value.is_array()) return pointer_append(parent.pointer, std::to_string(parent.value.size()));
+    if (parent.value.is_array())
+      return pointer_append(parent.pointer, std::to_string(parent.value.size()));
     if (parent.value.contains(parent.key)) return parent.pointer + "#duplicate";  // never looked up
     return pointer_append(parent.pointer, parent.key);
   }
@@ -233,7 +240,8 @@ class TreeBuilder final : public YAML::EventHandler {
   }
 
   void record(const std::string& pointer, Location at) {
-    const Location key_at = !stack_.empty() && stack_.back().value.is_object() ? stack_.back().key_at : at;
+    const Location key_at =
+        !stack_.empty() && stack_.back().value.is_object() ? stack_.back().key_at : at;
     sources_.set(pointer, {key_at, at});
   }
 
@@ -303,13 +311,18 @@ std::optional<Location> find_tab_indent(std::string_view text) {
   return std::nullopt;
 }
 
-std::optional<YamlDocument> parse(const std::string& path, std::string_view text, Diagnostics& out) {
+std::optional<YamlDocument> parse(const std::string& path, std::string_view text,
+                                  Diagnostics& out) {
   std::istringstream stream{std::string(text)};
   YAML::Parser parser(stream);
   TreeBuilder builder(path, text, out);
   if (!parser.HandleNextDocument(builder) || !builder.has_root()) {
-    out.push_back({path, {}, Severity::kError, "file is empty: an entry is one YAML mapping",
-                   "yaml-structure", ""});
+    out.push_back({path,
+                   {},
+                   Severity::kError,
+                   "file is empty: an entry is one YAML mapping",
+                   "yaml-structure",
+                   ""});
     return std::nullopt;
   }
   Diagnostics ignored;
@@ -321,10 +334,11 @@ std::optional<YamlDocument> parse(const std::string& path, std::string_view text
   }
   YamlDocument document = builder.take();
   if (!document.value.is_object()) {
-    out.push_back(failure_diagnostic(path, text, document.sources.find("").value,
-                                     "an entry must be a mapping of keys to values, not " +
-                                         std::string(document.value.is_array() ? "a list" : "a single value"),
-                                     "yaml-structure"));
+    out.push_back(
+        failure_diagnostic(path, text, document.sources.find("").value,
+                           "an entry must be a mapping of keys to values, not " +
+                               std::string(document.value.is_array() ? "a list" : "a single value"),
+                           "yaml-structure"));
     return std::nullopt;
   }
   return document;
@@ -365,22 +379,29 @@ NodeSource SourceMap::find(std::string_view pointer) const {
 std::optional<YamlDocument> load_yaml(const std::string& path, std::string_view text,
                                       Diagnostics& out) {
   if (text.size() > kMaxFileBytes) {
-    out.push_back({path, {}, Severity::kError,
+    out.push_back({path,
+                   {},
+                   Severity::kError,
                    "file is " + std::to_string(text.size()) + " bytes; entries are limited to " +
                        std::to_string(kMaxFileBytes) + " bytes",
-                   "yaml-structure", ""});
+                   "yaml-structure",
+                   ""});
     return std::nullopt;
   }
   if (const auto bad = find_invalid_utf8(text)) {
     const LineColumn at = line_column_at(text, *bad);
-    out.push_back({path, {at.line, at.column}, Severity::kError,
-                   "bytes that are not valid UTF-8 (first at byte offset " + std::to_string(*bad) + ")",
-                   "yaml-encoding", ""});
+    out.push_back(
+        {path,
+         {at.line, at.column},
+         Severity::kError,
+         "bytes that are not valid UTF-8 (first at byte offset " + std::to_string(*bad) + ")",
+         "yaml-encoding",
+         ""});
     return std::nullopt;
   }
   if (const auto tab = find_tab_indent(text)) {
-    out.push_back(failure_diagnostic(path, text, *tab, "tab character in indentation: YAML allows only spaces",
-                                     "yaml-syntax"));
+    out.push_back(failure_diagnostic(
+        path, text, *tab, "tab character in indentation: YAML allows only spaces", "yaml-syntax"));
     return std::nullopt;
   }
   try {
@@ -388,8 +409,8 @@ std::optional<YamlDocument> load_yaml(const std::string& path, std::string_view 
   } catch (const LoadFailure& failure) {
     out.push_back(failure_diagnostic(path, text, failure.at, failure.message, failure.rule));
   } catch (const YAML::Exception& e) {
-    out.push_back(failure_diagnostic(path, text, location_of(e.mark, text), "YAML syntax error: " + e.msg,
-                                     "yaml-syntax"));
+    out.push_back(failure_diagnostic(path, text, location_of(e.mark, text),
+                                     "YAML syntax error: " + e.msg, "yaml-syntax"));
   }
   return std::nullopt;
 }

@@ -24,7 +24,8 @@ inline constexpr std::size_t kMaxFileBytes = 1 << 20;
 inline constexpr int kMaxDepth = 64;
 inline constexpr std::size_t kMaxNodes = 100'000;
 
-// Where a node sits in the source, keyed by its JSON pointer ("" is the root, "/dead_ends/0/action").
+// Where a node sits in the source, keyed by its JSON pointer ("" is the root,
+// "/dead_ends/0/action").
 struct NodeSource {
   Location key;    // the key of a mapping entry; for sequence items and the root, same as value
   Location value;  // the value itself

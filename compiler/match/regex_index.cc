@@ -36,7 +36,8 @@ RE2::Options entry_regex_options() {
 RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patterns)
     : errors_(patterns.size()), location_(patterns.size(), {-1, -1}) {
   const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
-  for (std::size_t i = 0; i < cores; ++i) shards_.push_back(std::make_unique<Shard>(Shard{re2::FilteredRE2(kMinAtomLength), {}, {}}));
+  for (std::size_t i = 0; i < cores; ++i)
+    shards_.push_back(std::make_unique<Shard>(Shard{re2::FilteredRE2(kMinAtomLength), {}, {}}));
   parallel_slices(patterns.size(), [&](std::size_t begin, std::size_t end, std::size_t worker) {
     build_shard(*shards_[worker], begin, end, patterns);
   });
@@ -64,7 +65,8 @@ void RegexIndex::build_shard(Shard& shard, std::size_t begin, std::size_t end,
 void RegexIndex::index_atoms() {
   for (std::uint32_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
-    for (std::size_t id = 0; id < shard.entries.size(); ++id) location_[shard.entries[id]] = {s, static_cast<int>(id)};
+    for (std::size_t id = 0; id < shard.entries.size(); ++id)
+      location_[shard.entries[id]] = {s, static_cast<int>(id)};
     for (std::size_t a = 0; a < shard.atoms.size(); ++a) {
       atoms_by_prefix_[prefix_key(shard.atoms[a].data())].push_back({s, static_cast<int>(a)});
     }

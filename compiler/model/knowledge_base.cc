@@ -20,10 +20,13 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
   const std::string file = join_path(root, path);
   const auto bytes = fs.size(file);
   if (bytes && *bytes > kMaxFileBytes) {  // refuse before reading it into memory
-    out.push_back({path, {}, Severity::kError,
+    out.push_back({path,
+                   {},
+                   Severity::kError,
                    "file is " + std::to_string(*bytes) + " bytes; entries are limited to " +
                        std::to_string(kMaxFileBytes) + " bytes",
-                   "yaml-structure", ""});
+                   "yaml-structure",
+                   ""});
     return std::nullopt;
   }
   auto document = load_yaml(path, fs.read(file), out);
@@ -62,7 +65,8 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
   for (std::size_t i = 0; i < files.size(); ++i) {
     kb.file_ids.insert(id_from_entry_path("entries/" + files[i]));
     if (loaded[i]) kb.entries.push_back(std::move(*loaded[i]));
-    out.insert(out.end(), std::make_move_iterator(found[i].begin()), std::make_move_iterator(found[i].end()));
+    out.insert(out.end(), std::make_move_iterator(found[i].begin()),
+               std::make_move_iterator(found[i].end()));
   }
   for (std::size_t i = 0; i < kb.entries.size(); ++i) kb.by_id[kb.entries[i].id()].push_back(i);
   return kb;

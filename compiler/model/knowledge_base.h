@@ -18,8 +18,8 @@
 namespace kbc {
 
 struct KnowledgeBase {
-  std::vector<Entry> entries;              // sorted by path
-  std::set<std::string> file_ids;          // ids implied by every entry file, loadable or not
+  std::vector<Entry> entries;      // sorted by path
+  std::set<std::string> file_ids;  // ids implied by every entry file, loadable or not
   std::map<std::string, std::vector<std::size_t>> by_id;  // declared id -> indices into entries
 
   // The entry declaring `id` (the first, when several do), or nullptr.

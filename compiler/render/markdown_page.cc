@@ -24,9 +24,11 @@ std::string text(const ordered_json& object, const char* key) {
 }
 
 // The i-th translation from a _zh list, falling back to the English text.
-std::string translated(const ordered_json& record, const char* list, std::size_t i, std::string english) {
+std::string translated(const ordered_json& record, const char* list, std::size_t i,
+                       std::string english) {
   const auto it = record.find(list);
-  if (it == record.end() || !it->is_array() || i >= it->size() || !(*it)[i].is_string()) return english;
+  if (it == record.end() || !it->is_array() || i >= it->size() || !(*it)[i].is_string())
+    return english;
   const std::string zh = (*it)[i].get<std::string>();
   return zh.empty() ? english : zh;
 }
@@ -76,7 +78,8 @@ data workarounds(const ordered_json& record, bool zh) {
     const auto& item = items[i];
     data row;
     row.set("number", std::to_string(i + 1));
-    row.set("action", zh ? translated(record, "workarounds_zh", i, text(item, "action")) : text(item, "action"));
+    row.set("action", zh ? translated(record, "workarounds_zh", i, text(item, "action"))
+                         : text(item, "action"));
     row.set("success", percent(item["success_rate"]));
     const std::string how = text(item, "how");
     set_text(row, "how", indent_lines(how, "   "));
@@ -94,7 +97,8 @@ data dead_ends(const ordered_json& record, bool zh) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     const auto& item = items[i];
     data row;
-    row.set("action", zh ? translated(record, "dead_ends_zh", i, text(item, "action")) : text(item, "action"));
+    row.set("action", zh ? translated(record, "dead_ends_zh", i, text(item, "action"))
+                         : text(item, "action"));
     row.set("why_fails", text(item, "why_fails"));
     row.set("fail", percent(item["fail_rate"]));
     set_text(row, "common_misconception", text(item, "common_misconception"));
@@ -144,8 +148,9 @@ struct MarkdownRenderer::Compiled {
 };
 
 MarkdownRenderer::MarkdownRenderer(const TemplateSet& templates, const std::string& language)
-    : compiled_(std::make_unique<Compiled>(
-          Compiled{mustache(templates.text("page.md.mustache")), templates.strings(language), language == "zh"})) {
+    : compiled_(
+          std::make_unique<Compiled>(Compiled{mustache(templates.text("page.md.mustache")),
+                                              templates.strings(language), language == "zh"})) {
   if (!compiled_->page_template.is_valid()) {
     throw ToolError("templates/page.md.mustache: " + compiled_->page_template.error_message());
   }

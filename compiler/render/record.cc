@@ -109,7 +109,8 @@ ordered_json published_record(const Entry& entry) {
   r["verification_tier"] = e.at("verification_tier");
   r["confidence"] = rate(e, "confidence");
   r["fix_success_rate"] = rate(e, "fix_success_rate");
-  for (const char* key : {"resolvable", "first_seen", "last_confirmed", "last_updated", "evidence_count"}) {
+  for (const char* key :
+       {"resolvable", "first_seen", "last_confirmed", "last_updated", "evidence_count"}) {
     r[key] = e.at(key);
   }
   r["tags"] = value_or(e, "tags", ordered_json::array());

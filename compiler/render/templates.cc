@@ -23,7 +23,8 @@ const nlohmann::json& TemplateSet::strings(const std::string& language) const {
   if (const auto it = strings_.find(language); it != strings_.end()) return it->second;
   const std::string name = "strings/" + language + ".json";
   nlohmann::json parsed = nlohmann::json::parse(text(name), nullptr, /*allow_exceptions=*/false);
-  if (!parsed.is_object()) throw ToolError("templates/" + name + " is not a JSON object of strings");
+  if (!parsed.is_object())
+    throw ToolError("templates/" + name + " is not a JSON object of strings");
   return strings_.emplace(language, std::move(parsed)).first->second;
 }
 

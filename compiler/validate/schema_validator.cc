@@ -22,8 +22,10 @@ std::vector<std::string> split_pointer(std::string_view pointer) {
     std::size_t end = pointer.find('/', start);
     if (end == std::string_view::npos) end = pointer.size();
     std::string segment(pointer.substr(start, end - start));
-    for (std::size_t at; (at = segment.find("~1")) != std::string::npos;) segment.replace(at, 2, "/");
-    for (std::size_t at; (at = segment.find("~0")) != std::string::npos;) segment.replace(at, 2, "~");
+    for (std::size_t at; (at = segment.find("~1")) != std::string::npos;)
+      segment.replace(at, 2, "/");
+    for (std::size_t at; (at = segment.find("~0")) != std::string::npos;)
+      segment.replace(at, 2, "~");
     segments.push_back(std::move(segment));
     start = end + 1;
   }
@@ -43,12 +45,18 @@ std::string describe_type(std::string_view type) {
 
 std::string describe_value(const json& value) {
   switch (value.type()) {
-    case json::value_t::string: return "text '" + value.get<std::string>() + "'";
-    case json::value_t::array: return "a list";
-    case json::value_t::object: return "a mapping";
-    case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-    case json::value_t::null: return "null";
-    default: return value.dump();
+    case json::value_t::string:
+      return "text '" + value.get<std::string>() + "'";
+    case json::value_t::array:
+      return "a list";
+    case json::value_t::object:
+      return "a mapping";
+    case json::value_t::boolean:
+      return value.get<bool>() ? "true" : "false";
+    case json::value_t::null:
+      return "null";
+    default:
+      return value.dump();
   }
 }
 
@@ -80,7 +88,8 @@ bool is_summary(const std::string& description) {
 
 std::string format_number(double value) {
   json number = value;
-  if (value == std::floor(value) && std::abs(value) < 1e15) number = static_cast<std::int64_t>(value);
+  if (value == std::floor(value) && std::abs(value) < 1e15)
+    number = static_cast<std::int64_t>(value);
   return number.dump();
 }
 
@@ -128,7 +137,8 @@ const json* SchemaValidator::subschema_at(std::string_view pointer) const {
       node = &node->at("properties").at(segment);
     } else if (node->contains("items")) {
       node = &node->at("items");
-    } else if (node->contains("additionalProperties") && node->at("additionalProperties").is_object()) {
+    } else if (node->contains("additionalProperties") &&
+               node->at("additionalProperties").is_object()) {
       node = &node->at("additionalProperties");
     } else {
       return nullptr;
@@ -141,7 +151,8 @@ const json* SchemaValidator::subschema_at(std::string_view pointer) const {
 std::string display_name(std::string_view pointer) {
   std::string out;
   for (const std::string& segment : split_pointer(pointer)) {
-    const bool index = !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
+    const bool index =
+        !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
     if (index) {
       out += "[" + segment + "]";
     } else {
@@ -164,7 +175,8 @@ class UnknownKeyWalker {
     const json* schema = validator_.subschema_at(pointer);
     if (!schema || !schema->is_object()) return;
     if (value.is_array()) {
-      for (std::size_t i = 0; i < value.size(); ++i) walk(value[i], pointer_append(pointer, std::to_string(i)));
+      for (std::size_t i = 0; i < value.size(); ++i)
+        walk(value[i], pointer_append(pointer, std::to_string(i)));
     }
     if (!value.is_object()) return;
     const json empty = json::object();
@@ -185,8 +197,10 @@ class UnknownKeyWalker {
     std::vector<std::string> known;
     for (const auto& [name, ignored] : properties.items()) known.push_back(name);
     std::string message = "unknown key '" + key + "'";
-    if (const auto suggestion = closest_match(key, known)) message += "; did you mean '" + *suggestion + "'?";
-    out_.push_back({path_, sources_.find(pointer).key, Severity::kError, message, "schema-unknown-key", ""});
+    if (const auto suggestion = closest_match(key, known))
+      message += "; did you mean '" + *suggestion + "'?";
+    out_.push_back(
+        {path_, sources_.find(pointer).key, Severity::kError, message, "schema-unknown-key", ""});
   }
 
   const SchemaValidator& validator_;
@@ -197,8 +211,8 @@ class UnknownKeyWalker {
 
 }  // namespace
 
-bool SchemaValidator::validate(const std::string& path, const json& value,
-                               const SourceMap& sources, Diagnostics& out) const {
+bool SchemaValidator::validate(const std::string& path, const json& value, const SourceMap& sources,
+                               Diagnostics& out) const {
   const std::size_t before = out.size();
   UnknownKeyWalker(*this, path, sources, out).walk(value, "");
 
@@ -216,21 +230,25 @@ bool SchemaValidator::validate(const std::string& path, const json& value,
     const std::string name = display_name(pointer);
     if (error.description.starts_with("Value type not permitted") && schema && node) {
       message = name + " must be " + expected_types(*schema) + ", not " + describe_value(*node);
-    } else if (error.description.starts_with("Failed to match against any enum") && schema && node) {
+    } else if (error.description.starts_with("Failed to match against any enum") && schema &&
+               node) {
       std::string options;
-      for (const json& option : schema->at("enum")) options += (options.empty() ? "" : ", ") + option.dump();
+      for (const json& option : schema->at("enum"))
+        options += (options.empty() ? "" : ", ") + option.dump();
       message = name + " must be one of " + options + ", not " + describe_value(*node);
     } else if (error.description.starts_with("Missing required property")) {
       const std::size_t quote = error.description.find('\'');
-      const std::string key = error.description.substr(quote + 1, error.description.rfind('\'') - quote - 1);
+      const std::string key =
+          error.description.substr(quote + 1, error.description.rfind('\'') - quote - 1);
       message = "missing required key '" + key + "'" + (pointer.empty() ? "" : " in " + name);
     } else if (error.description.starts_with("Failed to match regex") && schema && node) {
       message = name + " " + describe_value(*node) + " does not match the pattern " +
                 schema->at("pattern").get<std::string>();
     } else if (error.description.starts_with("Expected number") && schema && node) {
       if (node->is_number() && !std::isfinite(node->get<double>())) continue;  // entry-rate-finite
-      message = name + " must be between " + format_number(schema->value("minimum", 0.0)) + " and " +
-                format_number(schema->value("maximum", 0.0)) + ", not " + describe_value(*node);
+      message = name + " must be between " + format_number(schema->value("minimum", 0.0)) +
+                " and " + format_number(schema->value("maximum", 0.0)) + ", not " +
+                describe_value(*node);
       if (!schema->contains("maximum")) {
         message = name + " must be at least " + format_number(schema->value("minimum", 0.0)) +
                   ", not " + describe_value(*node);

@@ -107,10 +107,12 @@ TEST_CASE("a failed build leaves the previous output exactly as it was") {
   write(kb.root / "entries/cuda/broken-entry.yaml", kBroken);
   const Run failed = kbc("build " + kb.arg());
   CHECK(failed.status == 1);
-  CHECK(failed.output.find("broken-entry.yaml:8:11: error: dead_ends[0] has a blank action") != std::string::npos);
+  CHECK(failed.output.find("broken-entry.yaml:8:11: error: dead_ends[0] has a blank action") !=
+        std::string::npos);
   CHECK(snapshot(kb.root / "dist") == before);
   for (const auto& item : fs::directory_iterator(kb.root)) {
-    CHECK(item.path().filename().string().find(".tmp") == std::string::npos);  // no staging left over
+    CHECK(item.path().filename().string().find(".tmp") ==
+          std::string::npos);  // no staging left over
   }
 }
 
@@ -136,12 +138,14 @@ TEST_CASE("build refuses to replace a folder it did not write") {
 TEST_CASE("lint with FILE arguments reports on those files, with cross-entry rules intact") {
   TempKb kb;
   write(kb.root / "entries/cuda/broken-entry.yaml", kBroken);
-  const std::string good = (kb.root / "entries/cuda/cudnn-execution-failed-nonfinite.yaml").string();
+  const std::string good =
+      (kb.root / "entries/cuda/cudnn-execution-failed-nonfinite.yaml").string();
   const Run only_good = kbc("lint " + kb.arg() + " " + good);
   CHECK(only_good.status == 0);  // its links resolve, and the broken file is not reported
   CHECK(only_good.output.find("broken-entry") == std::string::npos);
   CHECK(only_good.output.find("in 1 file") != std::string::npos);
-  const Run only_broken = kbc("lint " + kb.arg() + " " + (kb.root / "entries/cuda/broken-entry.yaml").string());
+  const Run only_broken =
+      kbc("lint " + kb.arg() + " " + (kb.root / "entries/cuda/broken-entry.yaml").string());
   CHECK(only_broken.status == 1);
 }
 
@@ -162,8 +166,8 @@ TEST_CASE("usage errors exit 2 with a did-you-mean") {
 TEST_CASE("lint --list-rules prints every rule id") {
   const Run run = kbc("lint --list-rules");
   CHECK(run.status == 0);
-  for (const char* id : {"yaml-syntax", "schema-unknown-key", "entry-blank-text", "regex-overlap", "xref-unknown",
-                         "i18n-missing", "source-url", "text-whitespace"}) {
+  for (const char* id : {"yaml-syntax", "schema-unknown-key", "entry-blank-text", "regex-overlap",
+                         "xref-unknown", "i18n-missing", "source-url", "text-whitespace"}) {
     CHECK(run.output.find(id) != std::string::npos);
   }
 }
@@ -172,8 +176,8 @@ TEST_CASE("import writes entries, refuses to overwrite, and round-trips through 
   TempKb kb;
   fs::remove_all(kb.root / "entries");
   fs::create_directories(kb.root / "entries");
-  const std::string record =
-      std::string(KBC_TEST_DATA) + "/golden/seed001/expected/api/cuda/cudnn-bn-epsilon-too-small.json";
+  const std::string record = std::string(KBC_TEST_DATA) +
+                             "/golden/seed001/expected/api/cuda/cudnn-bn-epsilon-too-small.json";
   REQUIRE(kbc("import " + record + " " + kb.arg()).status == 0);
   CHECK(fs::exists(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml"));
   const Run again = kbc("import " + record + " " + kb.arg());
@@ -227,9 +231,11 @@ TEST_CASE("bad input gets a diagnostic and exit 1, never a crash") {
   for (const char* expected :
        {"tabs.yaml:3:1: error: tab character", "dup.yaml:21:1: error: duplicate key 'locale'",
         "empty.yaml: error: file is empty", "docs.yaml:21:1: error: several YAML documents",
-        "list.yaml:1:1: error: an entry must be a mapping", "latin1.yaml:2:15: error: bytes that are not valid UTF-8",
-        "nan.yaml:2:13: error: confidence must be a finite number", "date.yaml:2:13: error: '2023-02-30' is not a calendar date",
-        "deep.yaml:1:", "huge.yaml: error: file is", "bomb.yaml:", "..hidden.yaml:1:5: error: id"}) {
+        "list.yaml:1:1: error: an entry must be a mapping",
+        "latin1.yaml:2:15: error: bytes that are not valid UTF-8",
+        "nan.yaml:2:13: error: confidence must be a finite number",
+        "date.yaml:2:13: error: '2023-02-30' is not a calendar date", "deep.yaml:1:",
+        "huge.yaml: error: file is", "bomb.yaml:", "..hidden.yaml:1:5: error: id"}) {
     INFO(expected);
     CHECK(run.output.find(expected) != std::string::npos);
   }

@@ -25,7 +25,8 @@ kbc::BuiltOutput build_golden() {
 TEST_CASE("seed 001 builds into the published record and page") {
   const kbc::RealFileSystem fs;
   const auto built = build_golden();
-  for (const char* path : {"api/cuda/cudnn-bn-epsilon-too-small.json", "md/en/cuda/cudnn-bn-epsilon-too-small.md"}) {
+  for (const char* path :
+       {"api/cuda/cudnn-bn-epsilon-too-small.json", "md/en/cuda/cudnn-bn-epsilon-too-small.md"}) {
     INFO(path);
     REQUIRE(built.tree.files().count(path));
     CHECK(built.tree.files().at(path) == fs.read(kRoot + "/expected/" + path));
@@ -50,14 +51,15 @@ TEST_CASE("building twice gives byte-identical output") {
 
 TEST_CASE("import then build gives back the same record") {
   const kbc::RealFileSystem fs;
-  const std::string expected = fs.read(kRoot + "/expected/api/cuda/cudnn-bn-epsilon-too-small.json");
+  const std::string expected =
+      fs.read(kRoot + "/expected/api/cuda/cudnn-bn-epsilon-too-small.json");
   const std::string yaml = kbc::record_to_yaml(nlohmann::ordered_json::parse(expected));
   kbc::Diagnostics out;
   auto document = kbc::load_yaml("entries/cuda/cudnn-bn-epsilon-too-small.yaml", yaml, out);
   REQUIRE(document);
   CHECK(out.empty());
-  kbc::Entry entry{"entries/cuda/cudnn-bn-epsilon-too-small.yaml", "cuda/cudnn-bn-epsilon-too-small",
-                   document->value, document->sources, true};
+  kbc::Entry entry{"entries/cuda/cudnn-bn-epsilon-too-small.yaml",
+                   "cuda/cudnn-bn-epsilon-too-small", document->value, document->sources, true};
   CHECK(kbc::record_text(kbc::published_record(entry)) == expected);
   // Defaults are left out of the YAML: they come back from the build.
   CHECK(yaml.find("subcategory") == std::string::npos);

@@ -51,7 +51,8 @@ std::string findings_of(const kbc::Diagnostics& diagnostics, std::string_view ru
 
 }  // namespace
 
-TEST_CASE("every lint rule fires on its fail fixture and stays quiet on its pass fixture", "[lint]") {
+TEST_CASE("every lint rule fires on its fail fixture and stays quiet on its pass fixture",
+          "[lint]") {
   const kbc::RealFileSystem file_system;
   for (const kbc::Rule& rule : kbc::all_rules()) {
     const std::string id(rule.id);
@@ -67,13 +68,15 @@ TEST_CASE("every lint rule fires on its fail fixture and stays quiet on its pass
 
       const std::string expected = without_trailing_newlines(read_text(expected_file));
       CHECK_FALSE(expected.empty());
-      const kbc::CheckedKnowledgeBase failing = kbc::check_knowledge_base(file_system, fail.string());
+      const kbc::CheckedKnowledgeBase failing =
+          kbc::check_knowledge_base(file_system, fail.string());
       CHECK(without_trailing_newlines(findings_of(failing.diagnostics, id)) == expected);
       for (const kbc::Diagnostic& d : failing.diagnostics) {
         if (d.rule == id) CHECK(d.severity == rule.severity);
       }
 
-      const kbc::CheckedKnowledgeBase passing = kbc::check_knowledge_base(file_system, pass.string());
+      const kbc::CheckedKnowledgeBase passing =
+          kbc::check_knowledge_base(file_system, pass.string());
       CHECK(findings_of(passing.diagnostics, id) == "");
     }
   }

@@ -6,6 +6,7 @@ using namespace kbc;
 
 TEST_CASE("edit distance and did-you-mean") {
   CHECK(edit_distance("signature", "signatur") == 1);
-  CHECK(closest_match("why_fail", {"why_fails", "action"}) == std::optional<std::string>("why_fails"));
+  CHECK(closest_match("why_fail", {"why_fails", "action"}) ==
+        std::optional<std::string>("why_fails"));
   CHECK_FALSE(closest_match("zzzzzz", {"why_fails", "action"}));
 }

@@ -53,7 +53,8 @@ TEST_CASE("aliases copy the anchored value") {
 
 TEST_CASE("every node remembers the line and column of its key and value") {
   Diagnostics out;
-  const auto document = kbc::load_yaml("t.yaml", "id: a/b\nlist:\n  - first\n  - {k: [1, 2]}\n", out);
+  const auto document =
+      kbc::load_yaml("t.yaml", "id: a/b\nlist:\n  - first\n  - {k: [1, 2]}\n", out);
   REQUIRE(document);
   const auto id = document->sources.find("/id");
   CHECK(id.key.line == 1);

@@ -16,7 +16,8 @@ void check(const Entry& entry, const std::string& pointer, Reporter& report) {
 }  // namespace
 
 void blank_text(const Entry& entry, const LintContext&, Reporter& report) {
-  for (const char* key : {"/signature", "/regex", "/category", "/root_cause"}) check(entry, key, report);
+  for (const char* key : {"/signature", "/regex", "/category", "/root_cause"})
+    check(entry, key, report);
   for_each_item(entry, "/dead_ends", [&](const std::string& item, const auto&) {
     const auto* action = entry.find(item + "/action");
     if (action && action->is_string() && is_blank(action->template get_ref<const std::string&>())) {
@@ -25,8 +26,9 @@ void blank_text(const Entry& entry, const LintContext&, Reporter& report) {
     }
     check(entry, item + "/why_fails", report);
   });
-  for_each_item(entry, "/workarounds",
-                [&](const std::string& item, const auto&) { check(entry, item + "/action", report); });
+  for_each_item(entry, "/workarounds", [&](const std::string& item, const auto&) {
+    check(entry, item + "/action", report);
+  });
 }
 
 }  // namespace kbc::rules

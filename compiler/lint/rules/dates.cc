@@ -22,7 +22,8 @@ std::optional<std::chrono::year_month_day> parse_date(std::string_view text) {
   };
   const int year = number(0, 4), month = number(5, 2), day = number(8, 2);
   if (year < 0 || month < 0 || day < 0) return std::nullopt;
-  return std::chrono::year_month_day{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+  return std::chrono::year_month_day{std::chrono::year(year),
+                                     std::chrono::month(static_cast<unsigned>(month)),
                                      std::chrono::day(static_cast<unsigned>(day))};
 }
 
@@ -32,7 +33,8 @@ void date_invalid(const Entry& entry, const LintContext&, Reporter& report) {
   for (const char* pointer : kDates) {
     const auto date = parse_date(entry.text(pointer));
     if (date && !date->ok()) {
-      report.at_value(entry, pointer, "'" + std::string(entry.text(pointer)) + "' is not a calendar date");
+      report.at_value(entry, pointer,
+                      "'" + std::string(entry.text(pointer)) + "' is not a calendar date");
     }
   }
 }
@@ -43,9 +45,9 @@ void date_order(const Entry& entry, const LintContext&, Reporter& report) {
   for (const char* later : {"/last_confirmed", "/last_updated"}) {
     const auto date = parse_date(entry.text(later));
     if (date && date->ok() && *date < *first_seen) {
-      report.at_value(entry, "/first_seen", "first_seen " + std::string(entry.text("/first_seen")) +
-                                                " is after " + std::string(later + 1) + " " +
-                                                std::string(entry.text(later)));
+      report.at_value(entry, "/first_seen",
+                      "first_seen " + std::string(entry.text("/first_seen")) + " is after " +
+                          std::string(later + 1) + " " + std::string(entry.text(later)));
     }
   }
 }

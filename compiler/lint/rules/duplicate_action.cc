@@ -15,8 +15,9 @@ void duplicate_action(const Entry& entry, const LintContext&, Reporter& report) 
       if (is_blank(action)) return ++index, void();
       const auto [it, inserted] = seen.emplace(action, index++);
       if (!inserted) {
-        report.at_value(entry, item + "/action",
-                        "same action as " + std::string(list + 1) + "[" + std::to_string(it->second) + "]");
+        report.at_value(
+            entry, item + "/action",
+            "same action as " + std::string(list + 1) + "[" + std::to_string(it->second) + "]");
       }
     });
   }

@@ -10,8 +10,10 @@ struct Translated {
   const char* english;
   const char* chinese;
 };
-constexpr Translated kLists[] = {{"/workarounds", "/workarounds_zh"}, {"/dead_ends", "/dead_ends_zh"}};
-constexpr Translated kTexts[] = {{"/signature", "/signature_zh"}, {"/root_cause", "/root_cause_zh"}};
+constexpr Translated kLists[] = {{"/workarounds", "/workarounds_zh"},
+                                 {"/dead_ends", "/dead_ends_zh"}};
+constexpr Translated kTexts[] = {{"/signature", "/signature_zh"},
+                                 {"/root_cause", "/root_cause_zh"}};
 
 }  // namespace
 
@@ -32,7 +34,8 @@ void i18n_missing(const Entry& entry, const LintContext&, Reporter& report) {
   for (const auto& [english, chinese] : kTexts) {
     const auto* translation = entry.find(chinese);
     if (!is_blank(entry.text(english)) && (!translation || translation->is_null())) {
-      report.at_key(entry, english, std::string(english + 1) + " has no Chinese text (" + (chinese + 1) + ")");
+      report.at_key(entry, english,
+                    std::string(english + 1) + " has no Chinese text (" + (chinese + 1) + ")");
     } else if (translation && translation->is_string() && is_blank(entry.text(chinese))) {
       report.at_value(entry, chinese, std::string(chinese + 1) + " is blank");
     }
@@ -40,10 +43,12 @@ void i18n_missing(const Entry& entry, const LintContext&, Reporter& report) {
   for (const auto& [english, chinese] : kLists) {
     const auto* translations = entry.find(chinese);
     if (!entry.list(english).empty() && !translations) {
-      report.at_key(entry, english, std::string(english + 1) + " have no Chinese text (" + (chinese + 1) + ")");
+      report.at_key(entry, english,
+                    std::string(english + 1) + " have no Chinese text (" + (chinese + 1) + ")");
     }
     for_each_item(entry, chinese, [&](const std::string& item, const auto& text) {
-      if (text.is_string() && is_blank(entry.text(item))) report.at_value(entry, item, "blank Chinese text");
+      if (text.is_string() && is_blank(entry.text(item)))
+        report.at_value(entry, item, "blank Chinese text");
     });
   }
 }

@@ -7,14 +7,16 @@ namespace kbc::rules {
 void id_path(const Entry& entry, const LintContext&, Reporter& report) {
   const auto* id = entry.find("/id");
   if (id && id->is_string() && entry.id() != entry.id_from_path) {
-    report.at_value(entry, "/id", "id '" + entry.id() + "' does not match the file's path; expected '" +
-                                      entry.id_from_path + "'");
+    report.at_value(entry, "/id",
+                    "id '" + entry.id() + "' does not match the file's path; expected '" +
+                        entry.id_from_path + "'");
   }
   const auto* domain = entry.find("/domain");
   const std::string first_segment = entry.id_from_path.substr(0, entry.id_from_path.find('/'));
   if (domain && domain->is_string() && domain->get<std::string>() != first_segment) {
-    report.at_value(entry, "/domain", "domain '" + domain->get<std::string>() +
-                                          "' differs from the id's first segment '" + first_segment + "'");
+    report.at_value(entry, "/domain",
+                    "domain '" + domain->get<std::string>() +
+                        "' differs from the id's first segment '" + first_segment + "'");
   }
 }
 

@@ -20,11 +20,16 @@ void check(const Entry& entry, const std::string& pointer, Reporter& report) {
 void rate_finite(const Entry& entry, const LintContext&, Reporter& report) {
   check(entry, "/confidence", report);
   check(entry, "/fix_success_rate", report);
-  for_each_item(entry, "/dead_ends", [&](const std::string& item, const auto&) { check(entry, item + "/fail_rate", report); });
-  for_each_item(entry, "/workarounds",
-                [&](const std::string& item, const auto&) { check(entry, item + "/success_rate", report); });
+  for_each_item(entry, "/dead_ends", [&](const std::string& item, const auto&) {
+    check(entry, item + "/fail_rate", report);
+  });
+  for_each_item(entry, "/workarounds", [&](const std::string& item, const auto&) {
+    check(entry, item + "/success_rate", report);
+  });
   for (std::string_view list : kGraphLists) {
-    for_each_item(entry, list, [&](const std::string& item, const auto&) { check(entry, item + "/probability", report); });
+    for_each_item(entry, list, [&](const std::string& item, const auto&) {
+      check(entry, item + "/probability", report);
+    });
   }
 }
 

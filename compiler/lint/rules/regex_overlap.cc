@@ -28,10 +28,11 @@ void regex_overlap(const Entry& entry, const LintContext& context, Reporter& rep
     const Entry& other = context.kb.entries[hit.entry];
     if (acknowledged.count(other.id()) || !reported.insert(hit.entry).second) continue;
     const std::string what = hit.pointer == "/signature" ? "signature" : "sample";
-    report.at_value(entry, "/regex",
-                    "regex also matches the " + what + " of '" + other.id() + "' (" + other.path + ":" +
-                        std::to_string(other.value_at(hit.pointer).line) +
-                        "); tighten it, or list that entry in transition_graph.frequently_confused_with");
+    report.at_value(
+        entry, "/regex",
+        "regex also matches the " + what + " of '" + other.id() + "' (" + other.path + ":" +
+            std::to_string(other.value_at(hit.pointer).line) +
+            "); tighten it, or list that entry in transition_graph.frequently_confused_with");
   }
 }
 

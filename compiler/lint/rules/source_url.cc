@@ -13,14 +13,16 @@ namespace {
 
 std::string lower(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return out;
 }
 
 // The host of an http(s) URL, lower-cased, without port or brackets; nullopt for another scheme.
 std::optional<std::string> http_host(std::string_view url) {
   const std::string scheme = lower(url.substr(0, url.find(':')));
-  if ((scheme != "http" && scheme != "https") || url.substr(scheme.size(), 3) != "://") return std::nullopt;
+  if ((scheme != "http" && scheme != "https") || url.substr(scheme.size(), 3) != "://")
+    return std::nullopt;
   std::string_view rest = url.substr(scheme.size() + 3);
   rest = rest.substr(0, rest.find_first_of("/?#"));
   if (const auto at = rest.rfind('@'); at != std::string_view::npos) rest.remove_prefix(at + 1);
@@ -30,7 +32,9 @@ std::optional<std::string> http_host(std::string_view url) {
 
 bool is_private_ipv4(const in_addr& address) {
   const std::uint32_t ip = ntohl(address.s_addr);
-  auto in = [&](std::uint32_t network, int bits) { return (ip >> (32 - bits)) == (network >> (32 - bits)); };
+  auto in = [&](std::uint32_t network, int bits) {
+    return (ip >> (32 - bits)) == (network >> (32 - bits));
+  };
   return in(0x00000000, 8) || in(0x0A000000, 8) || in(0x7F000000, 8) || in(0xA9FE0000, 16) ||
          in(0xAC100000, 12) || in(0xC0A80000, 16) || in(0x64400000, 10);
 }
@@ -43,8 +47,9 @@ bool is_private_ipv6(const in6_addr& address) {
     std::memcpy(&v4.s_addr, bytes + 12, 4);
     return is_private_ipv4(v4);
   }
-  return std::equal(bytes, bytes + 16, kAny.s6_addr) || std::equal(bytes, bytes + 16, kLoopback.s6_addr) ||
-         (bytes[0] & 0xFE) == 0xFC || (bytes[0] == 0xFE && (bytes[1] & 0xC0) == 0x80);
+  return std::equal(bytes, bytes + 16, kAny.s6_addr) ||
+         std::equal(bytes, bytes + 16, kLoopback.s6_addr) || (bytes[0] & 0xFE) == 0xFC ||
+         (bytes[0] == 0xFE && (bytes[1] & 0xC0) == 0x80);
 }
 
 // Why the URL cannot be a public source, or nullopt when it can.
@@ -57,12 +62,14 @@ std::optional<std::string> problem(std::string_view url) {
   in6_addr v6{};
   // inet_aton also reads the short and numeric forms (127.1, 2130706433) that browsers accept.
   if (inet_aton(host->c_str(), &v4) == 1) {
-    return is_private_ipv4(v4) ? std::optional<std::string>("points at a private or loopback address")
-                               : std::nullopt;
+    return is_private_ipv4(v4)
+               ? std::optional<std::string>("points at a private or loopback address")
+               : std::nullopt;
   }
   if (inet_pton(AF_INET6, host->c_str(), &v6) == 1) {
-    return is_private_ipv6(v6) ? std::optional<std::string>("points at a private or loopback address")
-                               : std::nullopt;
+    return is_private_ipv6(v6)
+               ? std::optional<std::string>("points at a private or loopback address")
+               : std::nullopt;
   }
   if (*host == "localhost" || host->ends_with(".localhost") || host->ends_with(".local") ||
       host->ends_with(".internal") || host->find('.') == std::string::npos) {

@@ -13,15 +13,20 @@ bool has_stray_space(std::string_view text) {
   return has_outer_space(text);
 }
 
-void walk(const Entry& entry, const nlohmann::json& node, const std::string& pointer, Reporter& report) {
+void walk(const Entry& entry, const nlohmann::json& node, const std::string& pointer,
+          Reporter& report) {
   if (node.is_string()) {
-    if (has_stray_space(node.get_ref<const std::string&>()) && !is_blank(node.get_ref<const std::string&>())) {
-      report.at_value(entry, pointer, display_name(pointer) + " has leading or trailing white space");
+    if (has_stray_space(node.get_ref<const std::string&>()) &&
+        !is_blank(node.get_ref<const std::string&>())) {
+      report.at_value(entry, pointer,
+                      display_name(pointer) + " has leading or trailing white space");
     }
   } else if (node.is_object()) {
-    for (const auto& [key, child] : node.items()) walk(entry, child, pointer_append(pointer, key), report);
+    for (const auto& [key, child] : node.items())
+      walk(entry, child, pointer_append(pointer, key), report);
   } else if (node.is_array()) {
-    for (std::size_t i = 0; i < node.size(); ++i) walk(entry, node[i], pointer + "/" + std::to_string(i), report);
+    for (std::size_t i = 0; i < node.size(); ++i)
+      walk(entry, node[i], pointer + "/" + std::to_string(i), report);
   }
 }
 
