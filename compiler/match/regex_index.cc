@@ -68,7 +68,12 @@ void RegexIndex::index_atoms() {
     for (std::size_t id = 0; id < shard.entries.size(); ++id)
       location_[shard.entries[id]] = {s, static_cast<int>(id)};
     for (std::size_t a = 0; a < shard.atoms.size(); ++a) {
-      atoms_by_prefix_[prefix_key(shard.atoms[a].data())].push_back({s, static_cast<int>(a)});
+      const std::string& atom = shard.atoms[a];
+      if (atom.size() < kMinAtomLength) {  // FilteredRE2 prunes these; kept correct if it does not
+        short_atoms_.push_back({s, static_cast<int>(a)});
+        continue;
+      }
+      atoms_by_prefix_[prefix_key(atom.data())].push_back({s, static_cast<int>(a)});
     }
   }
 }
@@ -88,6 +93,10 @@ std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
       const std::string& atom = shards_[ref.shard]->atoms[ref.atom];
       if (lower.compare(i, atom.size(), atom) == 0) found[ref.shard].push_back(ref.atom);
     }
+  }
+  for (const AtomRef& ref : short_atoms_) {
+    if (lower.find(shards_[ref.shard]->atoms[ref.atom]) != std::string::npos)
+      found[ref.shard].push_back(ref.atom);
   }
   std::vector<std::size_t> out;
   for (std::size_t s = 0; s < shards_.size(); ++s) {

@@ -58,6 +58,7 @@ class RegexIndex {
   std::vector<std::pair<int, int>> location_;  // entry -> (shard, FilteredRE2 id); (-1, -1) if none
   std::vector<std::unique_ptr<Shard>> shards_;
   std::unordered_map<std::uint32_t, std::vector<AtomRef>> atoms_by_prefix_;
+  std::vector<AtomRef> short_atoms_;
 };
 
 // RE2 options used for entry regexes everywhere (lint, match, build).
