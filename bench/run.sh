@@ -28,7 +28,7 @@ median() {
     start=$(date +%s.%N)
     "$@" >/dev/null 2>&1 || true
     end=$(date +%s.%N)
-    times+=("$(echo "$end - $start" | bc)")
+    times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')")
   done
   printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
 }

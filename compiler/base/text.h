@@ -15,6 +15,12 @@ bool is_blank(std::string_view text);
 // True when the text starts or ends with white space (including newlines).
 bool has_outer_space(std::string_view text);
 
+// `text` without leading and trailing white space.
+std::string_view trim(std::string_view text);
+
+// ASCII letters lower-cased; other bytes (UTF-8 included) unchanged.
+std::string ascii_lower(std::string_view text);
+
 // Byte offset of the first byte that is not part of valid UTF-8, if any.
 std::optional<std::size_t> find_invalid_utf8(std::string_view text);
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "base/diagnostic.h"
 
@@ -56,5 +57,8 @@ bool plain_scalar_is_text(const std::string& text);
 
 // Appends `key` to a JSON pointer, escaping '~' and '/'.
 std::string pointer_append(std::string_view pointer, std::string_view key);
+
+// The unescaped segments of a JSON pointer ("" has none).
+std::vector<std::string> split_pointer(std::string_view pointer);
 
 }  // namespace kbc

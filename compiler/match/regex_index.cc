@@ -5,19 +5,12 @@
 #include <thread>
 
 #include "base/parallel.h"
+#include "base/text.h"
 
 namespace kbc {
 namespace {
 
 constexpr int kMinAtomLength = 3;  // atoms_by_prefix_ relies on every atom having 3 bytes
-
-std::string ascii_lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 std::uint32_t prefix_key(const char* bytes) {
   std::uint32_t key = 0;

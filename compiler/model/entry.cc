@@ -9,11 +9,7 @@ std::string Entry::id() const {
 
 const nlohmann::json* Entry::find(std::string_view pointer) const {
   const nlohmann::json* node = &data;
-  std::size_t start = 1;
-  while (start <= pointer.size() && !pointer.empty()) {
-    std::size_t end = pointer.find('/', start);
-    if (end == std::string_view::npos) end = pointer.size();
-    const std::string segment(pointer.substr(start, end - start));
+  for (const std::string& segment : split_pointer(pointer)) {
     if (node->is_object()) {
       const auto it = node->find(segment);
       if (it == node->end()) return nullptr;
@@ -25,7 +21,6 @@ const nlohmann::json* Entry::find(std::string_view pointer) const {
     } else {
       return nullptr;
     }
-    start = end + 1;
   }
   return node;
 }

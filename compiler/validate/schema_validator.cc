@@ -15,23 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<std::string> split_pointer(std::string_view pointer) {
-  std::vector<std::string> segments;
-  std::size_t start = 1;
-  while (start <= pointer.size() && !pointer.empty()) {
-    std::size_t end = pointer.find('/', start);
-    if (end == std::string_view::npos) end = pointer.size();
-    std::string segment(pointer.substr(start, end - start));
-    for (std::size_t at; (at = segment.find("~1")) != std::string::npos;)
-      segment.replace(at, 2, "/");
-    for (std::size_t at; (at = segment.find("~0")) != std::string::npos;)
-      segment.replace(at, 2, "~");
-    segments.push_back(std::move(segment));
-    start = end + 1;
-  }
-  return segments;
-}
-
 std::string describe_type(std::string_view type) {
   if (type == "string") return "text";
   if (type == "number") return "a number";

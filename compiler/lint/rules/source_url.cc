@@ -6,28 +6,22 @@
 #include <cstring>
 #include <optional>
 
+#include "base/text.h"
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 // The host of an http(s) URL, lower-cased, without port or brackets; nullopt for another scheme.
 std::optional<std::string> http_host(std::string_view url) {
-  const std::string scheme = lower(url.substr(0, url.find(':')));
+  const std::string scheme = ascii_lower(url.substr(0, url.find(':')));
   if ((scheme != "http" && scheme != "https") || url.substr(scheme.size(), 3) != "://")
     return std::nullopt;
   std::string_view rest = url.substr(scheme.size() + 3);
   rest = rest.substr(0, rest.find_first_of("/?#"));
   if (const auto at = rest.rfind('@'); at != std::string_view::npos) rest.remove_prefix(at + 1);
-  if (rest.starts_with('[')) return lower(rest.substr(1, rest.find(']') - 1));
-  return lower(rest.substr(0, rest.find(':')));
+  if (rest.starts_with('[')) return ascii_lower(rest.substr(1, rest.find(']') - 1));
+  return ascii_lower(rest.substr(0, rest.find(':')));
 }
 
 bool is_private_ipv4(const in_addr& address) {

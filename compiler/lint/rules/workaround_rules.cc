@@ -3,16 +3,6 @@
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {
-namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_blank(text.substr(0, 1))) text.remove_prefix(1);
-  while (!text.empty() && is_blank(text.substr(text.size() - 1))) text.remove_suffix(1);
-  return text;
-}
-
-}  // namespace
-
 void how_repeats_action(const Entry& entry, const LintContext&, Reporter& report) {
   for_each_item(entry, "/workarounds", [&](const std::string& item, const auto&) {
     const std::string_view how = trim(entry.text(item + "/how"));
