@@ -63,11 +63,21 @@ Diagnostics run_lint(const KnowledgeBase& kb) {
   const RegexIndex regexes(patterns);
   const auto hits = cross_entry_hits(kb, regexes);
   const LintContext context{kb, regexes, hits};
+  // Each worker checks a slice of the entries; the caller sorts the findings, so the order in
+  // which slices finish does not show in the output.
+  std::vector<Diagnostics> per_slice(kb.entries.size());
+  parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+    Diagnostics& found = per_slice[begin];
+    for (const Rule& rule : all_rules()) {
+      if (!rule.check) continue;
+      Reporter reporter(rule, found);
+      for (std::size_t i = begin; i < end; ++i) rule.check(kb.entries[i], context, reporter);
+    }
+  });
   Diagnostics out;
-  for (const Rule& rule : all_rules()) {
-    if (!rule.check) continue;
-    Reporter reporter(rule, out);
-    for (const Entry& entry : kb.entries) rule.check(entry, context, reporter);
+  for (Diagnostics& found : per_slice) {
+    out.insert(out.end(), std::make_move_iterator(found.begin()),
+               std::make_move_iterator(found.end()));
   }
   return out;
 }
