@@ -8,6 +8,7 @@
 #include "render/markdown_page.h"
 #include "render/record.h"
 #include "resources.h"
+#include "site/site_builder.h"
 #include "validate/schema_validator.h"
 
 namespace kbc {
@@ -17,6 +18,7 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   if (!schema_text) throw ToolError("the entry schema is missing from this build");
   const SchemaValidator schema(nlohmann::json::parse(*schema_text));
   CheckedKnowledgeBase checked;
+  checked.config = load_config(fs, root, checked.diagnostics);
   checked.kb = load_knowledge_base(fs, root, schema, checked.diagnostics);
   Diagnostics findings = run_lint(checked.kb);
   checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings.begin()),
@@ -45,7 +47,7 @@ struct EntryFiles {
 }  // namespace
 
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
-                         const TemplateSet& templates) {
+                         const TemplateSet& templates, const SiteConfig& config) {
   std::vector<const Entry*> built;
   for (const Entry& entry : kb.entries) {
     if (entry.shape_ok && !excluded.count(entry.path)) built.push_back(&entry);
@@ -70,13 +72,22 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   });
 
   BuiltOutput out;
+  std::vector<const nlohmann::ordered_json*> records;
   nlohmann::ordered_json bundle = nlohmann::ordered_json::array();
   for (EntryFiles& file : files) {
-    out.tree.add("api/" + file.id + ".json", record_text(file.record));
+    // The site carries its own copies, so that site/ can be published on its own.
+    std::string record = record_text(file.record);
+    out.tree.add("site/api/" + file.id + ".json", record);
+    out.tree.add("api/" + file.id + ".json", std::move(record));
+    out.tree.add("site/md/en/" + file.id + ".md", file.en);
     out.tree.add("md/en/" + file.id + ".md", std::move(file.en));
+    out.tree.add("site/md/zh/" + file.id + ".md", file.zh);
     out.tree.add("md/zh/" + file.id + ".md", std::move(file.zh));
-    bundle.push_back(std::move(file.record));
+    records.push_back(&file.record);
   }
+  build_site(SiteModel(records, config), templates, out.tree);
+  out.problems = check_site_links(out.tree);
+  for (EntryFiles& file : files) bundle.push_back(std::move(file.record));
   out.entries = files.size();
   out.tree.add("kb.json", bundle.dump(2) + "\n");
   return out;

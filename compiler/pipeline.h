@@ -1,7 +1,7 @@
 // The pipeline, as the commands drive it:
 //
 //   discover files -> load YAML (with positions) -> validate against the schema -> model
-//     -> lint rules -> emit (JSON bundle, per-entry records, Markdown pages)
+//     -> lint rules -> emit (JSON bundle, per-entry records, Markdown pages, the site)
 //
 // Each stage is a free function with explicit inputs and outputs; problems in the content are
 // Diagnostics, failures of the tool are ToolError.
@@ -13,6 +13,7 @@
 #include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "base/output_tree.h"
+#include "model/config.h"
 #include "model/knowledge_base.h"
 #include "render/templates.h"
 
@@ -20,6 +21,7 @@ namespace kbc {
 
 struct CheckedKnowledgeBase {
   KnowledgeBase kb;
+  SiteConfig config;        // from kbc.yaml, or the defaults
   Diagnostics diagnostics;  // sorted
 };
 
@@ -29,11 +31,13 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
 struct BuiltOutput {
   OutputTree tree;
   std::size_t entries = 0;  // entries written
+  Diagnostics problems;     // broken links in the site: the tree must not be committed
 };
 
-// Renders every schema-valid entry whose path is not in `excluded`.
+// Renders every schema-valid entry whose path is not in `excluded`: the bundle, the records,
+// the Markdown pages and the site.
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
-                         const TemplateSet& templates);
+                         const TemplateSet& templates, const SiteConfig& config);
 
 // The paths of files with at least one error.
 std::set<std::string> paths_with_errors(const Diagnostics& diagnostics);

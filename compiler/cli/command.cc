@@ -85,10 +85,12 @@ const std::vector<Command>& all_commands() {
        run_lint},
       {"build",
        "",
-       "Lints, then writes kb.json, api/<id>.json and md/{en,zh}/<id>.md into the output folder,\n"
-       "replacing it in one step. With any lint error the output folder is left untouched.",
+       "Lints, then writes kb.json, api/<id>.json, md/{en,zh}/<id>.md and the site (site/) into\n"
+       "the output folder, replacing it in one step. With any lint error or a broken link in the\n"
+       "site, the output folder is left untouched.",
        {kRoot,
         {"--out", "DIR", "output folder (default: dist/ under the root)"},
+        {"--base-url", "URL", "absolute URL of the published site (overrides kbc.yaml)"},
         {"--keep-going", "", "leave out entries with errors, build the rest, still exit 1"},
         kHelp},
        run_build},

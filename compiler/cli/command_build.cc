@@ -1,4 +1,4 @@
-// `kbc build [--root DIR] [--out DIR] [--keep-going]`
+// `kbc build [--root DIR] [--out DIR] [--base-url URL] [--keep-going]`
 #include <iostream>
 
 #include "cli/command.h"
@@ -20,8 +20,21 @@ int run_build(const Arguments& arguments) {
               << " left unchanged (use --keep-going to build the rest)\n";
     return 1;
   }
-  const BuiltOutput built = emit_outputs(checked.kb, failed, TemplateSet(fs, root));
+  SiteConfig config = checked.config;
+  if (arguments.has("--base-url"))
+    config.base_url = normalized_base_url(arguments.value_or("--base-url", ""));
+  const BuiltOutput built = emit_outputs(checked.kb, failed, TemplateSet(fs, root), config);
+  if (!built.problems.empty()) {
+    for (const Diagnostic& d : built.problems) std::cerr << format_diagnostic(d);
+    std::cerr << "kbc build: " << built.problems.size() << " broken link(s) in the site; "
+              << out_dir << " left unchanged\n";
+    return 1;
+  }
   commit_output(built.tree, out_dir);
+  if (config.base_url.empty()) {
+    std::cerr << "kbc build: note: no base_url (kbc.yaml or --base-url), so the site has no "
+                 "canonical links, sitemap.xml or Atom feeds\n";
+  }
   std::cerr << "kbc build: " << built.entries << " entries, " << built.tree.files().size()
             << " files in " << out_dir;
   if (!failed.empty()) std::cerr << " (" << failed.size() << " file(s) with errors left out)";

@@ -17,7 +17,7 @@ kbc::BuiltOutput build_golden() {
   const kbc::RealFileSystem fs;
   const auto checked = kbc::check_knowledge_base(fs, kRoot);
   CHECK(kbc::count_severity(checked.diagnostics, kbc::Severity::kError) == 0);
-  return kbc::emit_outputs(checked.kb, {}, kbc::TemplateSet(fs, kRoot));
+  return kbc::emit_outputs(checked.kb, {}, kbc::TemplateSet(fs, kRoot), checked.config);
 }
 
 }  // namespace

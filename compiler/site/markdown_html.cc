@@ -1,0 +1,76 @@
+#include "site/markdown_html.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm.h>
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+
+namespace kbc {
+namespace {
+
+constexpr const char* kExtensions[] = {"table", "strikethrough", "autolink"};
+
+std::string render(std::string_view markdown) {
+  static std::once_flag registered;
+  std::call_once(registered, [] { cmark_gfm_core_extensions_ensure_registered(); });
+  // CMARK_OPT_DEFAULT leaves CMARK_OPT_UNSAFE off: raw HTML becomes a comment, unsafe links go.
+  const int options = CMARK_OPT_DEFAULT;
+  const std::unique_ptr<cmark_parser, decltype(&cmark_parser_free)> parser(
+      cmark_parser_new(options), cmark_parser_free);
+  for (const char* name : kExtensions) {
+    if (cmark_syntax_extension* extension = cmark_find_syntax_extension(name))
+      cmark_parser_attach_syntax_extension(parser.get(), extension);
+  }
+  cmark_parser_feed(parser.get(), markdown.data(), markdown.size());
+  const std::unique_ptr<cmark_node, decltype(&cmark_node_free)> document(
+      cmark_parser_finish(parser.get()), cmark_node_free);
+  char* html =
+      cmark_render_html(document.get(), options, cmark_parser_get_syntax_extensions(parser.get()));
+  std::string out(html);
+  std::free(html);
+  return out;
+}
+
+}  // namespace
+
+std::string markdown_html(std::string_view markdown) { return render(markdown); }
+
+std::string markdown_inline_html(std::string_view markdown) {
+  std::string html = render(markdown);
+  while (!html.empty() && html.back() == '\n') html.pop_back();
+  if (html.starts_with("<p>") && html.ends_with("</p>") && html.find("<p>", 3) == std::string::npos)
+    return html.substr(3, html.size() - 7);
+  return html;
+}
+
+std::string escape_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace kbc

@@ -1,0 +1,353 @@
+#include "site/site_builder.h"
+
+#include <kainjow/mustache.hpp>
+
+#include "base/parallel.h"
+#include "base/text.h"
+#include "resources.h"
+#include "site/markdown_html.h"
+#include "site/search_index.h"
+
+namespace kbc {
+namespace {
+
+using kainjow::mustache::data;
+using kainjow::mustache::mustache;
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+// Nulls and empty strings are left out, so that {{#key}} sections skip them.
+data to_data(const json& value) {
+  switch (value.type()) {
+    case json::value_t::object: {
+      data out{data::type::object};
+      for (const auto& [key, item] : value.items()) {
+        if (item.is_null() || (item.is_string() && item.get_ref<const std::string&>().empty()))
+          continue;
+        out.set(key, to_data(item));
+      }
+      return out;
+    }
+    case json::value_t::array: {
+      data out{data::type::list};
+      for (const auto& item : value) out.push_back(to_data(item));
+      return out;
+    }
+    case json::value_t::string:
+      return data(value.get<std::string>());
+    case json::value_t::boolean:
+      return data(value.get<bool>());
+    default:
+      return data(value.dump());
+  }
+}
+
+std::string text(const ordered_json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// The compiled templates of the site. Not thread-safe: one per worker.
+class PageRenderer {
+ public:
+  explicit PageRenderer(const TemplateSet& templates) : templates_(templates) {}
+
+  std::string page(const std::string& body_name, json model) {
+    data page = to_data(model);
+    page.set("search_form", get("search_form").render(page));
+    page.set("body", get(body_name).render(page));
+    return get("layout").render(page);
+  }
+  std::string standalone(const std::string& name, const json& model) {
+    return get(name).render(to_data(model));
+  }
+
+ private:
+  mustache& get(const std::string& name) {
+    auto it = compiled_.find(name);
+    if (it == compiled_.end()) {
+      const std::string file = "site/" + name + ".html.mustache";
+      it = compiled_.emplace(name, mustache(templates_.text(file))).first;
+      if (!it->second.is_valid())
+        throw ToolError("templates/" + file + ": " + it->second.error_message());
+    }
+    return it->second;
+  }
+  const TemplateSet& templates_;
+  std::map<std::string, mustache> compiled_;
+};
+
+std::string first_sentence(const std::string& text, std::size_t limit) {
+  std::size_t end = text.find(". ");
+  if (end != std::string::npos) ++end;
+  if (end == std::string::npos || end > limit) end = std::min(text.size(), limit);
+  while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  std::string out = text.substr(0, end);
+  return end < text.size() && !out.ends_with(".") ? out + "…" : out;
+}
+
+std::string localized(const ordered_json& record, const char* key, bool zh) {
+  const std::string chinese = zh ? text(record, (std::string(key) + "_zh").c_str()) : "";
+  return chinese.empty() ? text(record, key) : chinese;
+}
+
+std::string search_index(const SiteModel& model, const SiteLanguage& language) {
+  const bool zh = language.code == "zh";
+  SearchIndex index;
+  const auto& records = model.records();
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const ordered_json& r = *records[i];
+    const std::string id = text(r, "id");
+    std::string keywords;
+    for (const char* key : {"tags", "aliases"}) {
+      if (const auto it = r.find(key); it != r.end() && it->is_array()) {
+        for (const auto& word : *it) {
+          if (word.is_string()) keywords += word.get<std::string>() + " ";
+        }
+      }
+    }
+    const std::string title = model.title(i, language).text;
+    const std::string root_cause = localized(r, "root_cause", zh);
+    const std::string signature = text(r, "signature");
+    std::vector<std::pair<std::string_view, int>> fields = {{text(r, "error_code"), 10},
+                                                            {title, 8},
+                                                            {signature, 8},
+                                                            {id, 6},
+                                                            {keywords, 5},
+                                                            {root_cause, 1}};
+    const std::string english_root_cause = text(r, "root_cause");
+    if (zh) fields.push_back({english_root_cause, 1});  // Chinese readers search English too
+    index.add({site_entry_path("", id).substr(1), title, text(r, "error_code"), id,
+               first_sentence(root_cause, 200)},
+              fields);
+  }
+  return index.json(language.code);
+}
+
+std::string date_time(const std::string& date) { return date + "T00:00:00Z"; }
+
+std::string atom_feed(const SiteModel& model, const SiteLanguage& language, const json& strings) {
+  const std::string& base = model.config().base_url;
+  const std::string root = base + language.code + "/";
+  const auto recent = model.recently_updated(20);
+  const std::string updated =
+      recent.empty() ? "1970-01-01" : text(*model.records()[recent.front()], "last_updated");
+  std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
+  out += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"" + language.html_lang + "\">\n";
+  out += "<title>" +
+         escape_html(model.config().title + " — " +
+                     strings.value("feed_title", std::string("Recently updated"))) +
+         "</title>\n";
+  out += "<id>" + escape_html(root) + "</id>\n";
+  out += "<link rel=\"self\" href=\"" + escape_html(root + "feed.xml") + "\"/>\n";
+  out += "<link rel=\"alternate\" type=\"text/html\" href=\"" + escape_html(root + "index.html") +
+         "\"/>\n";
+  out += "<updated>" + date_time(updated) + "</updated>\n";
+  out += "<author><name>" + escape_html(model.config().title) + "</name></author>\n";
+  for (std::size_t i : recent) {
+    const ordered_json& r = *model.records()[i];
+    const std::string url = base + site_entry_path(language.code, text(r, "id"));
+    out += "<entry>\n<title>" + escape_html(model.title(i, language).text) + "</title>\n";
+    out += "<id>" + escape_html(url) + "</id>\n";
+    out += "<link rel=\"alternate\" type=\"text/html\" href=\"" + escape_html(url) + "\"/>\n";
+    out += "<updated>" + date_time(text(r, "last_updated")) + "</updated>\n";
+    out += "<summary>" +
+           escape_html(first_sentence(localized(r, "root_cause", language.code == "zh"), 300)) +
+           "</summary>\n</entry>\n";
+  }
+  out += "</feed>\n";
+  return out;
+}
+
+std::string sitemap(const SiteModel& model) {
+  const std::string& base = model.config().base_url;
+  std::vector<std::pair<std::string, std::string>> pages = {{"index.html", ""},
+                                                            {"search.html", ""}};
+  for (const auto& [domain, members] : model.domains())
+    pages.push_back({"domains/" + domain + ".html", ""});
+  for (const auto* record : model.records()) {
+    pages.push_back({"entries/" + text(*record, "id") + ".html", text(*record, "last_updated")});
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
+  out +=
+      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" "
+      "xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
+  for (const auto& [suffix, lastmod] : pages) {
+    for (const SiteLanguage& language : site_languages()) {
+      out += "<url>\n<loc>" + escape_html(base + language.code + "/" + suffix) + "</loc>\n";
+      for (const SiteLanguage& other : site_languages()) {
+        out += "<xhtml:link rel=\"alternate\" hreflang=\"" + other.html_lang + "\" href=\"" +
+               escape_html(base + other.code + "/" + suffix) + "\"/>\n";
+      }
+      out += "<xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"" +
+             escape_html(base + site_languages().front().code + "/" + suffix) + "\"/>\n";
+      if (!lastmod.empty()) out += "<lastmod>" + lastmod + "</lastmod>\n";
+      out += "</url>\n";
+    }
+  }
+  out += "</urlset>\n";
+  return out;
+}
+
+std::string llms_txt(const SiteModel& model, const json& strings) {
+  std::string out = "# " + model.config().title + "\n\n> " +
+                    strings.value("llms_summary", std::string()) + "\n\n";
+  out +=
+      "Every entry is published as a Markdown page (md/en/<id>.md, md/zh/<id>.md) and as a JSON "
+      "record (api/<id>.json) that follows schema/entry.schema.json.\n";
+  for (const auto& [domain, members] : model.domains()) {
+    out += "\n## " + domain + "\n\n";
+    for (std::size_t i : members) {
+      const ordered_json& r = *model.records()[i];
+      std::string title = text(r, "signature");
+      for (char& c : title) {
+        if (c == '[' || c == ']' || c == '\n') c = ' ';
+      }
+      out += "- [" + title + "](md/en/" + text(r, "id") +
+             ".md): " + first_sentence(text(r, "root_cause"), 200) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree) {
+  const auto add = [&tree](const std::string& path, std::string content) {
+    tree.add("site/" + path, std::move(content));
+  };
+  const auto& languages = site_languages();
+  std::vector<json> strings;
+  for (const SiteLanguage& language : languages)
+    strings.push_back(templates.strings(language.code));
+  for (const char* name :
+       {"layout", "search_form", "entry", "home", "domain", "search", "not_found", "root"}) {
+    templates.text(std::string("site/") + name + ".html.mustache");  // read once, before workers
+  }
+
+  // Entry pages: every entry in every language, on every core.
+  const std::size_t count = model.records().size();
+  std::vector<std::string> pages(count * languages.size());
+  parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+    PageRenderer renderer(templates);
+    for (std::size_t k = begin; k < end; ++k) {
+      const std::size_t l = k / count, i = k % count;
+      pages[k] = renderer.page("entry", model.entry_page(i, languages[l], strings[l]));
+    }
+  });
+  for (std::size_t k = 0; k < pages.size(); ++k) {
+    const std::size_t l = k / count, i = k % count;
+    add(site_entry_path(languages[l].code, text(*model.records()[i], "id")), std::move(pages[k]));
+  }
+
+  // The search indexes, one language per core.
+  std::vector<std::string> indexes(languages.size());
+  parallel_slices(
+      languages.size(),
+      [&](std::size_t begin, std::size_t end, std::size_t) {
+        for (std::size_t l = begin; l < end; ++l) indexes[l] = search_index(model, languages[l]);
+      },
+      1);
+
+  PageRenderer renderer(templates);
+  for (std::size_t l = 0; l < languages.size(); ++l) {
+    const SiteLanguage& language = languages[l];
+    const std::string& code = language.code;
+    add(code + "/search-index.json", std::move(indexes[l]));
+    add(code + "/index.html", renderer.page("home", model.home_page(language, strings[l])));
+    add(code + "/search.html",
+        renderer.page("search", model.plain_page("search", language, strings[l])));
+    add(code + "/404.html",
+        renderer.page("not_found", model.plain_page("404", language, strings[l])));
+    for (const auto& [domain, members] : model.domains()) {
+      add(site_domain_path(code, domain),
+          renderer.page("domain", model.domain_page(domain, language, strings[l])));
+    }
+    if (!model.config().base_url.empty())
+      add(code + "/feed.xml", atom_feed(model, language, strings[l]));
+  }
+
+  json root = {{"site_title", model.config().title}};
+  for (const SiteLanguage& language : languages) {
+    root["languages"].push_back(
+        {{"href", language.code + "/index.html"},
+         {"hreflang", language.html_lang},
+         {"name", strings[&language - &languages[0]].value("language_name", language.code)}});
+    root["alternates"].push_back(
+        {{"hreflang", language.html_lang}, {"href", language.code + "/index.html"}});
+  }
+  root["alternates"].push_back(
+      {{"hreflang", "x-default"}, {"href", languages.front().code + "/index.html"}});
+  add("index.html", renderer.standalone("root", root));
+
+  std::string robots = "User-agent: *\nAllow: /\n";
+  if (!model.config().base_url.empty()) {
+    robots += "Sitemap: " + model.config().base_url + "sitemap.xml\n";
+    add("sitemap.xml", sitemap(model));
+  }
+  add("robots.txt", robots);
+  add("llms.txt", llms_txt(model, strings.front()));
+  for (const char* asset : {"site/assets/style.css", "site/assets/search.js"}) {
+    const auto content = embedded_resource(asset);
+    if (!content) throw ToolError(std::string(asset) + " is missing from this build");
+    add(std::string(asset).substr(5), std::string(*content));
+  }
+  const auto schema = embedded_resource("schema/entry.schema.json");
+  if (!schema) throw ToolError("the entry schema is missing from this build");
+  add("schema/entry.schema.json", std::string(*schema));
+}
+
+Diagnostics check_site_links(const OutputTree& tree, std::string_view prefix) {
+  Diagnostics out;
+  for (const auto& [path, content] : tree.files()) {
+    if (!path.starts_with(prefix) || !path.ends_with(".html")) continue;
+    const std::string folder = path.substr(0, path.rfind('/') + 1);
+    for (const std::string_view attribute : {" href=\"", " src=\""}) {
+      for (std::size_t at = content.find(attribute); at != std::string::npos;
+           at = content.find(attribute, at + 1)) {
+        const std::size_t start = at + attribute.size();
+        const std::size_t end = content.find('"', start);
+        if (end == std::string::npos) break;
+        std::string target = content.substr(start, end - start);
+        if (target.empty() || target.starts_with('#') || target.find(':') < target.find('/') ||
+            target.starts_with("//"))
+          continue;  // a fragment, or an absolute URL (https:, mailto:): not ours to check
+        target = target.substr(0, target.find_first_of("?#"));
+        // Resolve against the page's folder.
+        std::vector<std::string> segments;
+        bool escaped = false;
+        std::string joined = folder + target;
+        std::size_t from = 0;
+        while (from <= joined.size()) {
+          std::size_t slash = joined.find('/', from);
+          if (slash == std::string::npos) slash = joined.size();
+          const std::string segment = joined.substr(from, slash - from);
+          if (segment == "..") {
+            if (segments.empty())
+              escaped = true;
+            else
+              segments.pop_back();
+          } else if (!segment.empty() && segment != ".") {
+            segments.push_back(segment);
+          }
+          from = slash + 1;
+        }
+        std::string resolved;
+        for (const std::string& segment : segments)
+          resolved += (resolved.empty() ? "" : "/") + segment;
+        if (target.ends_with('/') || resolved.empty()) resolved += "/index.html";
+        if (!escaped && resolved.starts_with(prefix) && tree.files().count(resolved)) continue;
+        const auto [line, column] = line_column_at(content, start);
+        out.push_back({path,
+                       {line, column},
+                       Severity::kError,
+                       "broken link to '" + content.substr(start, end - start) + "'",
+                       "site-link",
+                       ""});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace kbc

@@ -1,0 +1,26 @@
+// Render: the bilingual static site under site/ of the output folder.
+//
+// Pages come from the page model (site_model.h) through the mustache templates of
+// templates/site/; the search index, sitemap, feeds, robots.txt and llms.txt are written here.
+// Once the tree is complete, every internal link of every page is checked against it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/diagnostic.h"
+#include "base/output_tree.h"
+#include "render/templates.h"
+#include "site/site_model.h"
+
+namespace kbc {
+
+// Adds every file of site/ except the per-entry records and Markdown pages, which the caller
+// copies from its own output.
+void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree);
+
+// Every href and src of the HTML pages under `prefix` that points inside the site at a file the
+// tree does not have, as an error diagnostic at the link (rule id "site-link").
+Diagnostics check_site_links(const OutputTree& tree, std::string_view prefix = "site/");
+
+}  // namespace kbc

@@ -1,0 +1,421 @@
+#include "site/site_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "site/markdown_html.h"
+
+namespace kbc {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+std::string text(const ordered_json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+const ordered_json& list(const ordered_json& object, const char* key) {
+  static const ordered_json kEmpty = ordered_json::array();
+  const auto it = object.find(key);
+  return it != object.end() && it->is_array() ? *it : kEmpty;
+}
+
+std::string percent(const ordered_json& value) {
+  return value.is_number() ? std::to_string(std::lround(value.get<double>() * 100)) + "%" : "—";
+}
+
+std::string label(const json& strings, const std::string& key) {
+  const auto it = strings.find(key);
+  return it != strings.end() && it->is_string() ? it->get<std::string>() : key;
+}
+
+// A text with a _zh translation: {html, untranslated}.
+json translated_text(const std::string& english, const std::string& chinese, bool zh,
+                     bool inline_markdown) {
+  const bool fallback = zh && chinese.empty();
+  const std::string& shown = zh && !chinese.empty() ? chinese : english;
+  return {{"html", inline_markdown ? markdown_inline_html(shown) : markdown_html(shown)},
+          {"untranslated", fallback}};
+}
+
+// The i-th string of a _zh list, or "".
+std::string nth(const ordered_json& record, const char* key, std::size_t i) {
+  const auto& items = list(record, key);
+  return i < items.size() && items[i].is_string() ? items[i].get<std::string>() : "";
+}
+
+json source_links(const ordered_json& item) {
+  json out = json::array();
+  for (const auto& source : list(item, "sources")) {
+    if (!source.is_string()) continue;
+    const std::string url = source.get<std::string>();
+    json link = {{"text", url}};
+    if (url.starts_with("https://") || url.starts_with("http://")) link["href"] = url;
+    out.push_back(link);
+  }
+  return out;
+}
+
+std::string transition_detail(const ordered_json& item) {
+  std::vector<std::string> parts;
+  if (item.contains("probability") && item["probability"].is_number())
+    parts.push_back(percent(item["probability"]));
+  for (const char* key : {"condition", "typical_delay", "distinction"}) {
+    if (const std::string value = text(item, key); !value.empty()) parts.push_back(value);
+  }
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : " · ") + part;
+  return out;
+}
+
+std::string json_ld_text(const json& value) {
+  // Inside <script>, "</" would end the element: escape every '<'.
+  std::string dumped = value.dump();
+  std::string out;
+  for (char c : dumped) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+const std::vector<SiteLanguage>& site_languages() {
+  static const std::vector<SiteLanguage> kLanguages = {{"en", "en"}, {"zh", "zh-CN"}};
+  return kLanguages;
+}
+
+std::string site_entry_path(std::string_view language, std::string_view id) {
+  return std::string(language) + "/entries/" + std::string(id) + ".html";
+}
+
+std::string site_domain_path(std::string_view language, std::string_view domain) {
+  return std::string(language) + "/domains/" + std::string(domain) + ".html";
+}
+
+std::string up_from(std::string_view path) {
+  std::string up;
+  for (char c : path) {
+    if (c == '/') up += "../";
+  }
+  return up;
+}
+
+SiteModel::SiteModel(std::vector<const ordered_json*> records, SiteConfig config)
+    : records_(std::move(records)), config_(std::move(config)), relations_(records_.size()) {
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    by_id_[text(*records_[i], "id")] = i;
+    domains_[text(*records_[i], "domain")].push_back(i);
+  }
+  add_relations();
+}
+
+void SiteModel::add_relations() {
+  const auto add = [](std::vector<Link>& links, const std::string& id, std::string detail) {
+    for (const Link& link : links) {
+      if (link.id == id) return;  // the entry's own statement comes first and wins
+    }
+    links.push_back({id, std::move(detail)});
+  };
+  const auto graph_list = [](const ordered_json& record, const char* key) -> const ordered_json& {
+    static const ordered_json kEmpty = ordered_json::array();
+    const auto it = record.find("transition_graph");
+    if (it == record.end() || !it->is_object()) return kEmpty;
+    return list(*it, key);
+  };
+  // First every entry's own links, then the reverse of everyone else's.
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    const std::string self = text(*records_[i], "id");
+    Relations& r = relations_[i];
+    for (const char* key : {"leads_to", "preceded_by", "frequently_confused_with"}) {
+      auto& links = key == std::string_view("leads_to")      ? r.leads_to
+                    : key == std::string_view("preceded_by") ? r.preceded_by
+                                                             : r.confused_with;
+      for (const auto& item : graph_list(*records_[i], key)) {
+        const std::string target = text(item, "error_id");
+        if (!target.empty() && target != self) add(links, target, transition_detail(item));
+      }
+    }
+  }
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    const std::string self = text(*records_[i], "id");
+    // A transition's probability and condition describe the edge, whichever side states it;
+    // a distinction is written from its author's side ("that one is...") and stays there.
+    const auto reverse = [&](const char* key, std::vector<Link> Relations::*other_side,
+                             bool keep_detail) {
+      for (const auto& item : graph_list(*records_[i], key)) {
+        const auto target = by_id_.find(text(item, "error_id"));
+        if (target == by_id_.end() || target->second == i) continue;
+        add(relations_[target->second].*other_side, self,
+            keep_detail ? transition_detail(item) : "");
+      }
+    };
+    reverse("leads_to", &Relations::preceded_by, true);
+    reverse("preceded_by", &Relations::leads_to, true);
+    reverse("frequently_confused_with", &Relations::confused_with, false);
+  }
+}
+
+std::vector<std::size_t> SiteModel::recently_updated(std::size_t limit) const {
+  std::vector<std::size_t> order(records_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return text(*records_[a], "last_updated") > text(*records_[b], "last_updated");
+  });
+  if (order.size() > limit) order.resize(limit);
+  return order;
+}
+
+SiteModel::Title SiteModel::title(std::size_t record, const SiteLanguage& language) const {
+  const ordered_json& r = *records_[record];
+  if (language.code == "zh") {
+    const std::string zh = text(r, "signature_zh");
+    if (!zh.empty()) return {zh, false};
+    return {text(r, "signature"), true};
+  }
+  return {text(r, "signature"), false};
+}
+
+json SiteModel::common(const std::string& path, const std::string& alternate_suffix,
+                       const std::string& page_title, const SiteLanguage& language,
+                       const json& strings) const {
+  const std::string up = up_from(path);
+  const std::string lang_root = up + language.code + "/";
+  json page;
+  page["t"] = strings;
+  page["html_lang"] = language.html_lang;
+  page["page_title"] = page_title;
+  page["site_title"] = config_.title;
+  page["up"] = up;
+  page["lang_up"] = up_from(path.substr(language.code.size() + 1));
+  page["home"] = lang_root + "index.html";
+  page["search_page"] = lang_root + "search.html";
+  page["search_index"] = lang_root + "search-index.json";
+  if (!config_.base_url.empty()) {
+    page["canonical"] = config_.base_url + path;
+    page["feed"] = lang_root + "feed.xml";
+  }
+  json alternates = json::array();
+  for (const SiteLanguage& other : site_languages()) {
+    alternates.push_back(
+        {{"hreflang", other.html_lang}, {"href", up + other.code + "/" + alternate_suffix}});
+  }
+  alternates.push_back({{"hreflang", "x-default"},
+                        {"href", up + site_languages().front().code + "/" + alternate_suffix}});
+  page["alternates"] = alternates;
+  for (const SiteLanguage& other : site_languages()) {
+    if (other.code == language.code) continue;
+    page["switch"] = {{"href", up + other.code + "/" + alternate_suffix},
+                      {"hreflang", other.html_lang},
+                      {"label", label(strings, "switch_to_" + other.code)}};
+    break;
+  }
+  return page;
+}
+
+json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
+                           const json& strings) const {
+  const ordered_json& r = *records_[index];
+  const bool zh = language.code == "zh";
+  const std::string id = text(r, "id");
+  const std::string path = site_entry_path(language.code, id);
+  const Title heading = title(index, language);
+  json page = common(path, "entries/" + id + ".html", heading.text, language, strings);
+  const std::string up = page["up"];
+  page["id"] = id;
+  page["title"] = {{"text", heading.text}, {"untranslated", heading.untranslated}};
+  page["signature"] = text(r, "signature");
+  page["domain"] = text(r, "domain");
+  page["domain_href"] = up + site_domain_path(language.code, text(r, "domain"));
+  page["category"] = text(r, "category");
+  page["subcategory"] = text(r, "subcategory");
+  page["error_code"] = text(r, "error_code");
+  page["tier"] = text(r, "verification_tier");
+  page["tier_label"] = label(strings, "tier_" + text(r, "verification_tier"));
+  page["fix_rate"] = percent(r.value("fix_success_rate", ordered_json()));
+  page["confidence"] = percent(r.value("confidence", ordered_json()));
+  page["resolvable"] = label(strings, "resolvable_" + text(r, "resolvable"));
+  page["root_cause"] = translated_text(text(r, "root_cause"), text(r, "root_cause_zh"), zh, false);
+  page["description"] =
+      text(r, zh && !text(r, "root_cause_zh").empty() ? "root_cause_zh" : "root_cause");
+
+  json versions = json::array();
+  for (const auto& v : list(r, "versions")) {
+    const auto or_dash = [&](const char* key) {
+      const std::string value = text(v, key);
+      return value.empty() ? std::string("—") : value;
+    };
+    versions.push_back({{"version", text(v, "version")},
+                        {"status", or_dash("status")},
+                        {"introduced", or_dash("introduced")},
+                        {"deprecated", or_dash("deprecated")},
+                        {"removed", or_dash("removed")},
+                        {"behavior_change", markdown_inline_html(text(v, "behavior_change"))}});
+  }
+  page["has_versions"] = !versions.empty();
+  page["versions"] = versions;
+
+  json os_notes = json::array();
+  if (const auto it = r.find("os_specific"); it != r.end() && it->is_object()) {
+    for (const auto& [os, note] : it->items()) {
+      if (note.is_string())
+        os_notes.push_back({{"os", os}, {"html", markdown_inline_html(note.get<std::string>())}});
+    }
+  }
+  page["has_os_notes"] = !os_notes.empty();
+  page["os_notes"] = os_notes;
+
+  json workarounds = json::array();
+  const auto& workaround_items = list(r, "workarounds");
+  for (std::size_t i = 0; i < workaround_items.size(); ++i) {
+    const auto& w = workaround_items[i];
+    json sources = source_links(w);
+    workarounds.push_back(
+        {{"number", std::to_string(i + 1)},
+         {"action", translated_text(text(w, "action"), nth(r, "workarounds_zh", i), zh, true)},
+         {"success", percent(w.value("success_rate", ordered_json()))},
+         {"how", text(w, "how")},
+         {"condition", markdown_inline_html(text(w, "condition"))},
+         {"tradeoff", markdown_inline_html(text(w, "tradeoff"))},
+         {"has_sources", !sources.empty()},
+         {"sources", sources}});
+  }
+  page["has_workarounds"] = !workarounds.empty();
+  page["workarounds"] = workarounds;
+
+  json dead_ends = json::array();
+  const auto& dead_end_items = list(r, "dead_ends");
+  for (std::size_t i = 0; i < dead_end_items.size(); ++i) {
+    const auto& d = dead_end_items[i];
+    json sources = source_links(d);
+    dead_ends.push_back(
+        {{"action", translated_text(text(d, "action"), nth(r, "dead_ends_zh", i), zh, true)},
+         {"fail", percent(d.value("fail_rate", ordered_json()))},
+         {"why_fails", markdown_html(text(d, "why_fails"))},
+         {"misconception", markdown_inline_html(text(d, "common_misconception"))},
+         {"has_sources", !sources.empty()},
+         {"sources", sources}});
+  }
+  page["has_dead_ends"] = !dead_ends.empty();
+  page["dead_ends"] = dead_ends;
+
+  json related = json::array();
+  const Relations& relations = relations_[index];
+  const std::pair<const char*, const std::vector<Link>*> groups[] = {
+      {"preceded_by", &relations.preceded_by},
+      {"leads_to", &relations.leads_to},
+      {"confused_with", &relations.confused_with}};
+  for (const auto& [key, links] : groups) {
+    if (links->empty()) continue;
+    json items = json::array();
+    for (const Link& link : *links) {
+      json item = {{"title", link.id}, {"detail", link.detail}};
+      if (const auto target = by_id_.find(link.id); target != by_id_.end()) {
+        const Title t = title(target->second, language);
+        item["title"] = t.text;
+        if (t.untranslated) item["title_lang"] = "en";
+        item["href"] = up + site_entry_path(language.code, link.id);
+      }
+      items.push_back(item);
+    }
+    related.push_back({{"label", label(strings, key)}, {"links", items}});
+  }
+  page["has_related"] = !related.empty();
+  page["related"] = related;
+
+  if (const std::string url = text(r, "official_doc_url"); !url.empty()) {
+    json doc = {{"text", url}, {"section", text(r, "official_doc_section")}};
+    if (url.starts_with("https://") || url.starts_with("http://")) doc["href"] = url;
+    page["official_doc"] = doc;
+  }
+  json dates = json::array();
+  for (const char* key : {"first_seen", "last_confirmed", "last_updated"}) {
+    if (const std::string date = text(r, key); !date.empty())
+      dates.push_back({{"label", label(strings, key)}, {"date", date}});
+  }
+  page["dates"] = dates;
+  page["record_href"] = up + "api/" + id + ".json";
+  page["markdown_href"] = up + "md/" + language.code + "/" + id + ".md";
+
+  json article = {{"@context", "https://schema.org"},
+                  {"@type", "TechArticle"},
+                  {"headline", heading.text},
+                  {"inLanguage", language.html_lang},
+                  {"identifier", id},
+                  {"description", page["description"]}};
+  if (const std::string date = text(r, "first_seen"); !date.empty())
+    article["datePublished"] = date;
+  if (const std::string date = text(r, "last_updated"); !date.empty())
+    article["dateModified"] = date;
+  if (!config_.base_url.empty()) article["url"] = config_.base_url + path;
+  if (const std::string code = text(r, "error_code"); !code.empty()) article["keywords"] = code;
+  page["json_ld"] = json_ld_text(article);
+  return page;
+}
+
+json SiteModel::home_page(const SiteLanguage& language, const json& strings) const {
+  const std::string path = language.code + "/index.html";
+  json page = common(path, "index.html", label(strings, "home"), language, strings);
+  const std::string up = page["up"];
+  std::size_t workarounds = 0, dead_ends = 0;
+  for (const auto* record : records_) {
+    workarounds += list(*record, "workarounds").size();
+    dead_ends += list(*record, "dead_ends").size();
+  }
+  page["totals"] = {{"entries", std::to_string(records_.size())},
+                    {"domains", std::to_string(domains_.size())},
+                    {"workarounds", std::to_string(workarounds)},
+                    {"dead_ends", std::to_string(dead_ends)}};
+  json domains = json::array();
+  for (const auto& [domain, members] : domains_) {
+    domains.push_back({{"name", domain},
+                       {"count", std::to_string(members.size())},
+                       {"href", up + site_domain_path(language.code, domain)}});
+  }
+  page["domains"] = domains;
+  json recent = json::array();
+  for (std::size_t i : recently_updated(10)) {
+    const Title t = title(i, language);
+    json item = {{"title", t.text},
+                 {"href", up + site_entry_path(language.code, text(*records_[i], "id"))},
+                 {"date", text(*records_[i], "last_updated")}};
+    if (t.untranslated) item["title_lang"] = "en";
+    recent.push_back(item);
+  }
+  page["recent"] = recent;
+  page["description"] = label(strings, "home_intro");
+  return page;
+}
+
+json SiteModel::domain_page(const std::string& domain, const SiteLanguage& language,
+                            const json& strings) const {
+  const std::string path = site_domain_path(language.code, domain);
+  json page = common(path, "domains/" + domain + ".html", domain, language, strings);
+  const std::string up = page["up"];
+  std::map<std::string, json> categories;
+  const auto& members = domains_.at(domain);
+  for (std::size_t i : members) {
+    const Title t = title(i, language);
+    json item = {{"title", t.text},
+                 {"href", up + site_entry_path(language.code, text(*records_[i], "id"))},
+                 {"error_code", text(*records_[i], "error_code")}};
+    if (t.untranslated) item["title_lang"] = "en";
+    categories[text(*records_[i], "category")].push_back(item);
+  }
+  json groups = json::array();
+  for (auto& [name, entries] : categories) groups.push_back({{"name", name}, {"entries", entries}});
+  page["domain"] = domain;
+  page["count"] = std::to_string(members.size());
+  page["categories"] = groups;
+  return page;
+}
+
+json SiteModel::plain_page(const std::string& name, const SiteLanguage& language,
+                           const json& strings) const {
+  const std::string path = language.code + "/" + name + ".html";
+  return common(path, name + ".html",
+                label(strings, name == "search" ? "search" : "not_found_title"), language, strings);
+}
+
+}  // namespace kbc

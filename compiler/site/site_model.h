@@ -1,0 +1,89 @@
+// The page model of the site: for each page, the data its template shows, computed from the
+// published records so the site, the JSON and the Markdown never disagree.
+//
+// Models are plain JSON values (easy to test, independent of the template engine). They carry
+// ready-to-use relative links: every page knows `up`, the way back to the site's root, so the
+// site works from any sub-path and from the file system. Absolute URLs (canonical) appear only
+// when the knowledge base has a base_url.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbc {
+
+struct SiteConfig {
+  std::string title = "Error knowledge base";
+  std::string base_url;  // "" or an absolute URL ending in '/'
+};
+
+struct SiteLanguage {
+  std::string code;       // "en": the folder and the suffix of the strings file
+  std::string html_lang;  // "en", "zh-CN": <html lang> and hreflang
+};
+
+// English first: the x-default language.
+const std::vector<SiteLanguage>& site_languages();
+
+// Paths of pages under site/.
+std::string site_entry_path(std::string_view language, std::string_view id);
+std::string site_domain_path(std::string_view language, std::string_view domain);
+// "../" once per folder of `path` under site/: the way from that page back to site/.
+std::string up_from(std::string_view path);
+
+class SiteModel {
+ public:
+  // `records` are the published records of the built entries, sorted by id.
+  SiteModel(std::vector<const nlohmann::ordered_json*> records, SiteConfig config);
+
+  const SiteConfig& config() const { return config_; }
+  const std::vector<const nlohmann::ordered_json*>& records() const { return records_; }
+  // Domain -> indexes of its records, sorted.
+  const std::map<std::string, std::vector<std::size_t>>& domains() const { return domains_; }
+  // Indexes of the records by last_updated, newest first (ties by id).
+  std::vector<std::size_t> recently_updated(std::size_t limit) const;
+
+  // `strings` are the UI strings of the language (templates/strings/<code>.json).
+  nlohmann::json entry_page(std::size_t record, const SiteLanguage& language,
+                            const nlohmann::json& strings) const;
+  nlohmann::json home_page(const SiteLanguage& language, const nlohmann::json& strings) const;
+  nlohmann::json domain_page(const std::string& domain, const SiteLanguage& language,
+                             const nlohmann::json& strings) const;
+  // The search page ("search") or the not-found page ("404").
+  nlohmann::json plain_page(const std::string& name, const SiteLanguage& language,
+                            const nlohmann::json& strings) const;
+
+  // The title of a record in a language: the _zh signature in Chinese when there is one.
+  struct Title {
+    std::string text;
+    bool untranslated = false;
+  };
+  Title title(std::size_t record, const SiteLanguage& language) const;
+
+ private:
+  struct Link {
+    std::string id;
+    std::string detail;
+  };
+  // For each record: the ids it leads to, is preceded by and is confused with, in both
+  // directions (an entry that another leads_to is "preceded by" it even if it does not say so).
+  struct Relations {
+    std::vector<Link> leads_to, preceded_by, confused_with;
+  };
+  void add_relations();
+  nlohmann::json common(const std::string& path, const std::string& alternate_suffix,
+                        const std::string& page_title, const SiteLanguage& language,
+                        const nlohmann::json& strings) const;
+
+  std::vector<const nlohmann::ordered_json*> records_;
+  SiteConfig config_;
+  std::map<std::string, std::size_t> by_id_;
+  std::map<std::string, std::vector<std::size_t>> domains_;
+  std::vector<Relations> relations_;
+};
+
+}  // namespace kbc

@@ -1,0 +1,247 @@
+// Client-side search for the site kbc builds. Plain script, no dependencies.
+// kbc writes one search-index.json per language (compiler/site/search_index.cc). The
+// tokenizer below must stay identical to search_tokens() there: the cases in
+// tests/browser/tokenizer-cases.json hold both sides to the same rules.
+(function () {
+  'use strict';
+
+  var MAX_SHOWN = 50;
+
+  function isCjk(c) {
+    return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) ||
+      (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) ||
+      (c >= 0xac00 && c <= 0xd7af) || (c >= 0x20000 && c <= 0x2fa1f);
+  }
+
+  // ASCII letters and digits make words (lowercased); CJK runs make overlapping pairs
+  // (a run of one character is itself a token); everything else separates.
+  function tokenize(text) {
+    var tokens = [];
+    var word = '';
+    var run = [];
+    function endWord() {
+      if (word) tokens.push(word);
+      word = '';
+    }
+    function endRun() {
+      if (run.length === 1) tokens.push(run[0]);
+      for (var k = 0; k + 1 < run.length; k++) tokens.push(run[k] + run[k + 1]);
+      run = [];
+    }
+    for (var ch of String(text)) {
+      var c = ch.codePointAt(0);
+      if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
+        endRun();
+        word += ch;
+      } else if (c >= 0x41 && c <= 0x5a) {
+        endRun();
+        word += String.fromCharCode(c + 32);
+      } else if (isCjk(c)) {
+        endWord();
+        run.push(ch);
+      } else {
+        endWord();
+        endRun();
+      }
+    }
+    endWord();
+    endRun();
+    return tokens;
+  }
+
+  // First position in the sorted array `words` whose word is >= `key`.
+  function lowerBound(words, key) {
+    var lo = 0;
+    var hi = words.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >>> 1;
+      if (words[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  // Adds doc -> best score for one token into `scores` (a Map).
+  function scoreToken(index, token, scores) {
+    function take(postings, factor) {
+      for (var k = 0; k + 1 < postings.length; k += 2) {
+        var s = postings[k + 1] * factor;
+        if (s > (scores.get(postings[k]) || 0)) scores.set(postings[k], s);
+      }
+    }
+    var c = token.charCodeAt(0);
+    if (c < 0x80) {
+      var words = index.words;
+      for (var i = lowerBound(words, token); i < words.length; i++) {
+        var w = words[i];
+        if (w.lastIndexOf(token, 0) !== 0) break;
+        take(index.word_postings[i], w === token ? 2 : 1);
+      }
+    } else if (Object.prototype.hasOwnProperty.call(index.grams, token)) {
+      take(index.grams[token], 2);
+    }
+  }
+
+  var collator = typeof Intl !== 'undefined' ? new Intl.Collator() : null;
+  function compareText(a, b) {
+    return collator ? collator.compare(a, b) : a.localeCompare(b);
+  }
+
+  // All documents matching every token of `query`, best first.
+  function search(index, query) {
+    var tokens = tokenize(query);
+    if (!tokens.length || !index || !index.docs) return [];
+    var total = null;
+    for (var t = 0; t < tokens.length; t++) {
+      var scores = new Map();
+      scoreToken(index, tokens[t], scores);
+      if (total) {
+        var next = new Map();
+        scores.forEach(function (s, doc) {
+          if (total.has(doc)) next.set(doc, total.get(doc) + s);
+        });
+        total = next;
+      } else {
+        total = scores;
+      }
+      if (!total.size) return [];
+    }
+    var results = [];
+    total.forEach(function (score, doc) {
+      var d = index.docs[doc];
+      if (score > 0 && d) {
+        results.push({url: d[0], title: d[1], code: d[2], id: d[3], snippet: d[4], score: score});
+      }
+    });
+    results.sort(function (a, b) {
+      return b.score - a.score || compareText(a.title, b.title) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    });
+    return results;
+  }
+
+  // ---- page behaviour ----
+
+  var indexes = {};  // absolute index URL -> Promise of the parsed index
+
+  function loadIndex(url) {
+    if (!indexes[url]) {
+      // Browsers refuse fetch() on file:// pages and log an error even when it is caught,
+      // so a page opened from disk does not try.
+      indexes[url] = location.protocol === 'file:' ?
+        Promise.reject(new Error('file://')) :
+        fetch(url).then(function (response) {
+          if (!response.ok) throw new Error('HTTP ' + response.status);
+          return response.json();
+        });
+      // Forget a failed load so that the next attempt retries.
+      indexes[url].catch(function () { delete indexes[url]; });
+    }
+    return indexes[url];
+  }
+
+  function isSearchPage() {
+    return /(^|\/)search\.html$/.test(location.pathname);
+  }
+
+  function loadFailedText() {
+    var zh = (document.documentElement.lang || '').toLowerCase().indexOf('zh') === 0;
+    if (location.protocol === 'file:') {
+      return zh ? '从本地文件打开的页面无法搜索；请通过 HTTP 访问本站。' :
+        'Search does not work on pages opened from disk; serve the site over HTTP.';
+    }
+    return zh ? '无法加载搜索索引。' : 'The search index could not be loaded.';
+  }
+
+  function setUp(form) {
+    var input = form.querySelector('input[name="q"]');
+    var results = document.getElementById(form.getAttribute('data-results'));
+    var status = document.getElementById(form.getAttribute('data-status'));
+    if (!input || !results || !status) return;
+    var indexUrl = new URL(form.getAttribute('data-index') || 'search-index.json', location.href).href;
+    var up = form.getAttribute('data-up') || '';
+    var noResults = form.getAttribute('data-no-results') || '';
+    var resultsLabel = form.getAttribute('data-results-label') || '{n}';
+    var generation = 0;
+
+    function clear() {
+      results.replaceChildren();
+      status.textContent = '';
+    }
+
+    function render(found) {
+      var items = found.slice(0, MAX_SHOWN).map(function (r) {
+        var li = document.createElement('li');
+        var a = document.createElement('a');
+        a.href = up + r.url;
+        a.textContent = r.title;
+        li.appendChild(a);
+        if (r.code) {
+          var code = document.createElement('code');
+          code.textContent = r.code;
+          li.append(' ', code);
+        }
+        if (r.snippet) {
+          var p = document.createElement('p');
+          p.textContent = r.snippet;
+          li.appendChild(p);
+        }
+        return li;
+      });
+      results.replaceChildren.apply(results, items);
+      status.textContent = found.length ?
+        resultsLabel.replace('{n}', String(found.length)) : noResults;
+    }
+
+    function keepQueryInUrl(query) {
+      if (!isSearchPage() || !window.history || !history.replaceState) return;
+      var url = new URL(location.href);
+      if (query) url.searchParams.set('q', query);
+      else url.searchParams.delete('q');
+      if (url.href !== location.href) history.replaceState(history.state, '', url.href);
+    }
+
+    function run() {
+      var query = input.value;
+      var current = ++generation;
+      keepQueryInUrl(query.trim());
+      if (!tokenize(query).length) {
+        clear();
+        return;
+      }
+      loadIndex(indexUrl).then(function (index) {
+        if (current === generation) render(search(index, query));
+      }, function () {
+        if (current !== generation) return;
+        results.replaceChildren();
+        status.textContent = loadFailedText();
+      });
+    }
+
+    function prefetch() {
+      loadIndex(indexUrl).catch(function () {});
+    }
+
+    input.addEventListener('focus', prefetch);
+    input.addEventListener('input', run);
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      run();
+    });
+
+    var initial = new URLSearchParams(location.search).get('q');
+    if (initial) {
+      input.value = initial;
+      run();
+    }
+  }
+
+  window.kbcSearch = {tokenize: tokenize, search: search};
+
+  function start() {
+    var forms = document.querySelectorAll('form.search');
+    for (var i = 0; i < forms.length; i++) setUp(forms[i]);
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
