@@ -21,8 +21,13 @@ int run_build(const Arguments& arguments) {
     return 1;
   }
   SiteConfig config = checked.config;
-  if (arguments.has("--base-url"))
-    config.base_url = normalized_base_url(arguments.value_or("--base-url", ""));
+  if (arguments.values.count("--base-url")) {
+    const std::string url = arguments.value_or("--base-url", "");
+    const std::size_t host = url.starts_with("https://") ? 8 : url.starts_with("http://") ? 7 : 0;
+    if (host == 0 || url.size() == host || url.find_first_of(" \t\n?#") != std::string::npos)
+      throw ToolError("kbc build: --base-url must be an absolute http(s) URL, not '" + url + "'");
+    config.base_url = normalized_base_url(url);
+  }
   const BuiltOutput built = emit_outputs(checked.kb, failed, TemplateSet(fs, root), config);
   if (!built.problems.empty()) {
     for (const Diagnostic& d : built.problems) std::cerr << format_diagnostic(d);

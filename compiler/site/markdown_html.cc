@@ -7,16 +7,44 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace kbc {
 namespace {
 
 constexpr const char* kExtensions[] = {"table", "strikethrough", "autolink"};
 
+// Raw HTML in an entry is shown as the text it is: each HTML node becomes a text node (an HTML
+// block, a paragraph holding one), which the renderer escapes.
+void show_html_as_text(cmark_node* document) {
+  std::vector<cmark_node*> html;
+  cmark_iter* iter = cmark_iter_new(document);
+  while (cmark_iter_next(iter) != CMARK_EVENT_DONE) {
+    cmark_node* node = cmark_iter_get_node(iter);
+    const cmark_node_type type = cmark_node_get_type(node);
+    if (type == CMARK_NODE_HTML_INLINE || type == CMARK_NODE_HTML_BLOCK) html.push_back(node);
+  }
+  cmark_iter_free(iter);
+  for (cmark_node* node : html) {
+    std::string literal = cmark_node_get_literal(node);
+    cmark_node* replacement = cmark_node_new(CMARK_NODE_TEXT);
+    if (cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK) {
+      while (!literal.empty() && literal.back() == '\n') literal.pop_back();
+      cmark_node* paragraph = cmark_node_new(CMARK_NODE_PARAGRAPH);
+      cmark_node_append_child(paragraph, replacement);
+      cmark_node_insert_before(node, paragraph);
+    } else {
+      cmark_node_insert_before(node, replacement);
+    }
+    cmark_node_set_literal(replacement, literal.c_str());
+    cmark_node_free(node);  // unlinks it
+  }
+}
+
 std::string render(std::string_view markdown) {
   static std::once_flag registered;
   std::call_once(registered, [] { cmark_gfm_core_extensions_ensure_registered(); });
-  // CMARK_OPT_DEFAULT leaves CMARK_OPT_UNSAFE off: raw HTML becomes a comment, unsafe links go.
+  // CMARK_OPT_DEFAULT leaves CMARK_OPT_UNSAFE off, so unsafe link destinations are dropped.
   const int options = CMARK_OPT_DEFAULT;
   const std::unique_ptr<cmark_parser, decltype(&cmark_parser_free)> parser(
       cmark_parser_new(options), cmark_parser_free);
@@ -27,6 +55,7 @@ std::string render(std::string_view markdown) {
   cmark_parser_feed(parser.get(), markdown.data(), markdown.size());
   const std::unique_ptr<cmark_node, decltype(&cmark_node_free)> document(
       cmark_parser_finish(parser.get()), cmark_node_free);
+  show_html_as_text(document.get());
   char* html =
       cmark_render_html(document.get(), options, cmark_parser_get_syntax_extensions(parser.get()));
   std::string out(html);

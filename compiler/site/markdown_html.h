@@ -1,6 +1,6 @@
 // Text fields of an entry may hold Markdown. The site renders them with cmark-gfm (GitHub
-// Flavored Markdown: tables, strikethrough, autolinks) with raw HTML off, so an entry whose text
-// contains `<script>` shows it as text and cannot inject markup; link destinations such as
+// Flavored Markdown: tables, strikethrough, autolinks) with raw HTML off: an entry whose text
+// contains `<script>` shows it as text and cannot inject markup, and link destinations such as
 // `javascript:` are dropped by cmark's safe mode.
 #pragma once
 

@@ -242,3 +242,129 @@ TEST_CASE("bad input gets a diagnostic and exit 1, never a crash") {
   CHECK(kbc("build " + kb.arg()).status == 1);
   CHECK_FALSE(fs::exists(kb.root / "dist"));
 }
+
+namespace {
+
+// A valid entry that leads to cuda/broken-entry.
+const std::string kLeadsToBroken =
+    "id: cuda/leads-to-broken\nsignature: 'CUDA error: leads on'\nregex: 'CUDA error: leads on'\n"
+    "domain: cuda\ncategory: runtime_error\nroot_cause: 'Shown as <script>alert(1)</script>.'\n"
+    "dead_ends: []\nworkarounds: []\nverification_tier: ai_generated\nconfidence: 0.5\n"
+    "fix_success_rate: 0.5\nresolvable: 'true'\nfirst_seen: '2024-01-01'\n"
+    "last_confirmed: '2024-01-01'\nlast_updated: '2024-01-01'\nevidence_count: 1\nlocale: en\n"
+    "transition_graph:\n  leads_to:\n  - error_id: cuda/broken-entry\n    probability: 0.5\n";
+
+std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("build writes the site in both languages, with its search index and extras") {
+  TempKb kb;
+  const Run run = kbc("build " + kb.arg());
+  REQUIRE(run.status == 0);
+  CHECK(run.output.find("no base_url") != std::string::npos);
+  const auto files = snapshot(kb.root / "dist");
+  const auto bundle = nlohmann::json::parse(files.at("kb.json"));
+  for (const std::string language : {"en", "zh"}) {
+    for (const char* page : {"index.html", "search.html", "404.html", "domains/cuda.html"})
+      CHECK(files.count("site/" + language + "/" + page));
+    for (const auto& record : bundle) {
+      const std::string id = record["id"];
+      CHECK(files.count("site/" + language + "/entries/" + id + ".html"));
+      CHECK(files.count("site/md/" + language + "/" + id + ".md"));
+    }
+    const auto index = nlohmann::json::parse(files.at("site/" + language + "/search-index.json"));
+    CHECK(index["docs"].size() == bundle.size());
+  }
+  for (const char* extra :
+       {"site/index.html", "site/robots.txt", "site/llms.txt", "site/schema/entry.schema.json",
+        "site/assets/style.css", "site/assets/search.js",
+        "site/api/cuda/cudnn-bn-epsilon-too-small.json"})
+    CHECK(files.count(extra));
+  CHECK_FALSE(files.count("site/sitemap.xml"));  // needs a base_url
+  const std::string zh = files.at("site/zh/entries/cuda/cudnn-bn-epsilon-too-small.html");
+  CHECK(zh.find("<html lang=\"zh-CN\">") != std::string::npos);
+  CHECK(zh.find("hreflang=\"x-default\"") != std::string::npos);
+  CHECK(zh.find("class=\"lang-switch\" "
+                "href=\"../../../en/entries/cuda/cudnn-bn-epsilon-too-small.html\"") !=
+        std::string::npos);
+  CHECK(zh.find("\"@type\":\"TechArticle\"") != std::string::npos);
+  CHECK(zh.find("canonical") == std::string::npos);
+  const std::string root = files.at("site/index.html");
+  CHECK(root.find("href=\"en/index.html\"") != std::string::npos);
+  CHECK(root.find("href=\"zh/index.html\"") != std::string::npos);
+  CHECK(files.at("site/api/cuda/cudnn-bn-epsilon-too-small.json") ==
+        files.at("api/cuda/cudnn-bn-epsilon-too-small.json"));
+}
+
+TEST_CASE("a base URL adds canonical links, a sitemap with alternates and Atom feeds") {
+  TempKb kb;
+  REQUIRE(kbc("build " + kb.arg() + " --base-url https://kb.example/docs").status == 0);
+  const auto files = snapshot(kb.root / "dist");
+  const std::string sitemap = files.at("site/sitemap.xml");
+  CHECK(sitemap.find(
+            "<loc>https://kb.example/docs/zh/entries/cuda/cudnn-bn-epsilon-too-small.html</loc>") !=
+        std::string::npos);
+  CHECK(sitemap.find("hreflang=\"zh-CN\"") != std::string::npos);
+  CHECK(files.at("site/robots.txt").find("Sitemap: https://kb.example/docs/sitemap.xml") !=
+        std::string::npos);
+  for (const char* language : {"en", "zh"}) {
+    const std::string feed = files.at(std::string("site/") + language + "/feed.xml");
+    CHECK(feed.find("<feed xmlns=\"http://www.w3.org/2005/Atom\"") != std::string::npos);
+    CHECK(count(feed, "<entry>") >= 4);
+  }
+  CHECK(files.at("site/en/entries/cuda/cudnn-bn-epsilon-too-small.html")
+            .find("<link rel=\"canonical\" href=\"https://kb.example/docs/en/entries/cuda/"
+                  "cudnn-bn-epsilon-too-small.html\">") != std::string::npos);
+  // Links between pages stay relative.
+  CHECK(files.at("site/en/index.html").find("<a href=\"https://kb.example") == std::string::npos);
+}
+
+TEST_CASE("kbc.yaml sets the title and base_url; its mistakes are diagnosed like an entry's") {
+  TempKb kb;
+  write(kb.root / "kbc.yaml", "title: GPU errors\nbase_url: https://kb.example/\n");
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  CHECK(read(kb.root / "dist/site/en/index.html").find("<h1>GPU errors</h1>") != std::string::npos);
+  CHECK(fs::exists(kb.root / "dist/site/sitemap.xml"));
+
+  write(kb.root / "kbc.yaml", "title: GPU errors\nbase_ur: https://kb.example/\n");
+  const Run typo = kbc("lint " + kb.arg());
+  CHECK(typo.status == 1);
+  CHECK(typo.output.find("kbc.yaml:2:1: error: unknown key 'base_ur'; did you mean 'base_url'?") !=
+        std::string::npos);
+  write(kb.root / "kbc.yaml", "base_url: ftp://kb.example/\n");
+  const Run scheme = kbc("lint " + kb.arg());
+  CHECK(scheme.status == 1);
+  CHECK(scheme.output.find("kbc.yaml:1:11: error:") != std::string::npos);
+}
+
+TEST_CASE("a broken link in the site fails the build and leaves the output as it was") {
+  TempKb kb;
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  const auto before = snapshot(kb.root / "dist");
+  write(kb.root / "templates/site/not_found.html.mustache",
+        "<h1>{{t.not_found_title}}</h1>\n<p><a href=\"{{up}}en/nowhere.html\">home</a></p>\n");
+  const Run run = kbc("build " + kb.arg());
+  CHECK(run.status == 1);
+  CHECK(run.output.find("site/en/404.html:") != std::string::npos);
+  CHECK(run.output.find("error: broken link to '../en/nowhere.html' [site-link]") !=
+        std::string::npos);
+  CHECK(snapshot(kb.root / "dist") == before);
+}
+
+TEST_CASE("the site shows raw HTML in an entry as text and left-out entries without links") {
+  TempKb kb;
+  write(kb.root / "entries/cuda/broken-entry.yaml", kBroken);
+  write(kb.root / "entries/cuda/leads-to-broken.yaml", kLeadsToBroken);
+  const Run run = kbc("build --keep-going " + kb.arg() + " --out " + (kb.root / "out").string());
+  CHECK(run.status == 1);
+  const std::string page = read(kb.root / "out/site/en/entries/cuda/leads-to-broken.html");
+  CHECK(page.find("Shown as &lt;script&gt;alert(1)&lt;/script&gt;.") != std::string::npos);
+  CHECK(page.find("<script>alert") == std::string::npos);
+  CHECK(page.find("<span class=\"unavailable\">cuda/broken-entry</span>") != std::string::npos);
+  CHECK(page.find("entries/cuda/broken-entry.html") == std::string::npos);
+}

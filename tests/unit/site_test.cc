@@ -1,0 +1,192 @@
+// The site: search tokenizer and index, page model, Markdown rendering, link checking.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "site/markdown_html.h"
+#include "site/search_index.h"
+#include "site/site_builder.h"
+#include "site/site_model.h"
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+ordered_json record(const std::string& id, ordered_json extra = ordered_json::object()) {
+  ordered_json r = {{"id", id},
+                    {"signature", "Error in " + id},
+                    {"signature_zh", nullptr},
+                    {"domain", id.substr(0, id.find('/'))},
+                    {"category", "runtime_error"},
+                    {"root_cause", "Because of " + id + "."},
+                    {"root_cause_zh", nullptr},
+                    {"workarounds", ordered_json::array()},
+                    {"dead_ends", ordered_json::array()},
+                    {"transition_graph",
+                     {{"leads_to", ordered_json::array()},
+                      {"preceded_by", ordered_json::array()},
+                      {"frequently_confused_with", ordered_json::array()}}},
+                    {"last_updated", "2024-01-01"}};
+  for (auto& [key, value] : extra.items()) r[key] = value;
+  return r;
+}
+
+const json kStrings = {{"preceded_by", "Preceded by"},
+                       {"leads_to", "Leads to"},
+                       {"confused_with", "Often confused with"}};
+
+std::vector<std::string> link_ids(const json& page, const std::string& label) {
+  std::vector<std::string> hrefs;
+  for (const auto& group : page["related"]) {
+    if (group["label"] != label) continue;
+    for (const auto& link : group["links"]) hrefs.push_back(link.value("href", "(none)"));
+  }
+  return hrefs;
+}
+
+}  // namespace
+
+TEST_CASE("the search tokenizer follows the shared cases that search.js is held to") {
+  std::ifstream in(std::string(KBC_TEST_DATA) + "/browser/tokenizer-cases.json");
+  REQUIRE(in);
+  const json cases = json::parse(in);
+  REQUIRE(cases.size() >= 12);
+  for (const auto& c : cases) {
+    INFO(c["text"].get<std::string>());
+    CHECK(kbc::search_tokens(c["text"].get<std::string>()) ==
+          c["tokens"].get<std::vector<std::string>>());
+  }
+  CHECK(kbc::search_tokens("\xff\xfe") == std::vector<std::string>{});  // invalid UTF-8 separates
+}
+
+TEST_CASE("the search index keeps each token's best weight and sorts words for bisection") {
+  kbc::SearchIndex index;
+  index.add({"entries/a/x.html", "Alpha beta", "", "a/x", ""}, {{"alpha beta", 8}, {"beta", 1}});
+  index.add({"entries/a/y.html", "批量", "CODE", "a/y", ""}, {{"批量归一", 1}, {"alpha", 2}});
+  const json out = json::parse(index.json("zh"));
+  CHECK(out["lang"] == "zh");
+  CHECK(out["docs"][1] == json::array({"entries/a/y.html", "批量", "CODE", "a/y", ""}));
+  CHECK(out["words"] == json::array({"alpha", "beta"}));
+  CHECK(out["word_postings"][0] == json::array({0, 8, 1, 2}));
+  CHECK(out["word_postings"][1] == json::array({0, 8}));
+  CHECK(out["grams"]["量归"] == json::array({1, 1}));
+  CHECK(out["grams"].size() == 3);
+}
+
+TEST_CASE("relative paths climb back to the site root") {
+  CHECK(kbc::up_from("index.html") == "");
+  CHECK(kbc::up_from("en/index.html") == "../");
+  CHECK(kbc::up_from(kbc::site_entry_path("zh", "cuda/x/v2")) == "../../../../");
+  CHECK(kbc::site_domain_path("en", "cuda") == "en/domains/cuda.html");
+}
+
+TEST_CASE("related errors are shown in both directions, links to left-out entries as text") {
+  const ordered_json a =
+      record("cuda/a", {{"transition_graph",
+                         {{"leads_to",
+                           {{{"error_id", "cuda/b"},
+                             {"probability", 0.3},
+                             {"condition", "under load"},
+                             {"typical_delay", "minutes"}}}},
+                          {"preceded_by", ordered_json::array()},
+                          {"frequently_confused_with",
+                           {{{"error_id", "cuda/gone"}, {"distinction", "that one is gone"}}}}}}});
+  const ordered_json b = record("cuda/b");
+  const kbc::SiteModel model({&a, &b}, {});
+  const kbc::SiteLanguage en{"en", "en"};
+
+  const json page_b = model.entry_page(1, en, kStrings);
+  CHECK(link_ids(page_b, "Preceded by") ==
+        std::vector<std::string>{"../../../en/entries/cuda/a.html"});
+  CHECK(page_b["related"][0]["links"][0]["detail"] == "30% · under load · minutes");
+
+  const json page_a = model.entry_page(0, en, kStrings);
+  CHECK(link_ids(page_a, "Leads to") ==
+        std::vector<std::string>{"../../../en/entries/cuda/b.html"});
+  CHECK(link_ids(page_a, "Often confused with") == std::vector<std::string>{"(none)"});
+  CHECK(page_a["has_related"] == true);
+  CHECK(model.entry_page(1, en, kStrings)["has_related"] == true);
+}
+
+TEST_CASE("the Chinese page falls back to English, marked as not yet translated") {
+  const ordered_json translated =
+      record("cuda/a", {{"signature_zh", "错误"},
+                        {"root_cause_zh", "原因。"},
+                        {"workarounds", {{{"action", "Do it"}, {"success_rate", 0.5}}}},
+                        {"workarounds_zh", {"做"}}});
+  const ordered_json untranslated =
+      record("cuda/b", {{"workarounds", {{{"action", "Do it"}, {"success_rate", 0.5}}}}});
+  const kbc::SiteModel model({&translated, &untranslated}, {});
+  const kbc::SiteLanguage zh{"zh", "zh-CN"}, en{"en", "en"};
+
+  const json done = model.entry_page(0, zh, kStrings);
+  CHECK(done["title"] == json({{"text", "错误"}, {"untranslated", false}}));
+  CHECK(done["root_cause"]["untranslated"] == false);
+  CHECK(done["root_cause"]["html"] == "<p>原因。</p>\n");
+  CHECK(done["workarounds"][0]["action"]["html"] == "做");
+  CHECK(done["html_lang"] == "zh-CN");
+  CHECK(done["switch"]["href"] == "../../../en/entries/cuda/a.html");
+
+  const json missing = model.entry_page(1, zh, kStrings);
+  CHECK(missing["title"] == json({{"text", "Error in cuda/b"}, {"untranslated", true}}));
+  CHECK(missing["root_cause"]["untranslated"] == true);
+  CHECK(missing["workarounds"][0]["action"]["untranslated"] == true);
+  // English pages are never "untranslated".
+  CHECK(model.entry_page(1, en, kStrings)["root_cause"]["untranslated"] == false);
+}
+
+TEST_CASE("absolute URLs appear only with a base_url") {
+  const ordered_json a = record("cuda/a");
+  const kbc::SiteLanguage en{"en", "en"};
+  const json without = kbc::SiteModel({&a}, {}).entry_page(0, en, kStrings);
+  CHECK_FALSE(without.contains("canonical"));
+  const json with =
+      kbc::SiteModel({&a}, {"KB", "https://kb.example/docs/"}).entry_page(0, en, kStrings);
+  CHECK(with["canonical"] == "https://kb.example/docs/en/entries/cuda/a.html");
+  CHECK(with["alternates"][2] ==
+        json({{"hreflang", "x-default"}, {"href", "../../../en/entries/cuda/a.html"}}));
+  CHECK(json::parse(with["json_ld"].get<std::string>())["inLanguage"] == "en");
+}
+
+TEST_CASE("JSON-LD cannot close its script element") {
+  const ordered_json a = record("cuda/a", {{"signature", "</script><script>alert(1)"}});
+  const json page = kbc::SiteModel({&a}, {}).entry_page(0, {"en", "en"}, kStrings);
+  const std::string json_ld = page["json_ld"];
+  CHECK(json_ld.find('<') == std::string::npos);
+  CHECK(json::parse(json_ld)["headline"] == "</script><script>alert(1)");
+}
+
+TEST_CASE("Markdown renders with raw HTML and unsafe links left out") {
+  CHECK(kbc::markdown_html("Use **eps** >= 1e-5") ==
+        "<p>Use <strong>eps</strong> &gt;= 1e-5</p>\n");
+  CHECK(kbc::markdown_html("<script>alert(1)</script>") ==
+        "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n");
+  CHECK(kbc::markdown_inline_html("a <b onclick=x>b</b>") == "a &lt;b onclick=x&gt;b&lt;/b&gt;");
+  CHECK(kbc::markdown_inline_html("[x](javascript:alert(1))").find("javascript") ==
+        std::string::npos);
+  CHECK(kbc::markdown_inline_html("`x` and ~~y~~") == "<code>x</code> and <del>y</del>");
+  CHECK(kbc::markdown_html("| a |\n|---|\n| 1 |").find("<table>") != std::string::npos);
+  CHECK(kbc::escape_html("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+}
+
+TEST_CASE("the link checker reports links to files the site does not have") {
+  kbc::OutputTree tree;
+  tree.add("site/en/index.html",
+           "<a href=\"entries/a.html\">ok</a>\n<a href=\"https://x.org/\">external</a>"
+           "<a href=\"#top\">fragment</a> <a href=\"entries/a.html#s\">with fragment</a>\n"
+           "<a href=\"entries/missing.html\">broken</a> <img src=\"../../outside.png\">"
+           "<a href=\"../\">root folder</a>");
+  tree.add("site/en/entries/a.html", "<a href=\"../index.html?q=x\">back</a>");
+  tree.add("site/index.html", "");
+  tree.add("outside.png", "");
+  const kbc::Diagnostics problems = kbc::check_site_links(tree);
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0].path == "site/en/index.html");
+  CHECK(problems[0].at.line == 3);
+  CHECK(problems[0].at.column == 10);
+  CHECK(problems[0].message == "broken link to 'entries/missing.html'");
+  CHECK(problems[0].rule == "site-link");
+  CHECK(problems[1].message == "broken link to '../../outside.png'");
+}
