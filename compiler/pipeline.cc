@@ -1,4 +1,5 @@
 #include "pipeline.h"
+#include "base/cpu_probe_tmp.h"
 
 #include <algorithm>
 
@@ -65,6 +66,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
     MarkdownRenderer en(templates, "en"), zh(templates, "zh");
     for (std::size_t i = begin; i < end; ++i) {
       files[i].id = built[i]->id();
+      Probe p{6};
       files[i].record = published_record(*built[i]);
       files[i].en = en.render(files[i].record);
       files[i].zh = zh.render(files[i].record);
@@ -76,17 +78,20 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   nlohmann::ordered_json bundle = nlohmann::ordered_json::array();
   for (EntryFiles& file : files) {
     // The site carries its own copies, so that site/ can be published on its own.
-    std::string record = record_text(file.record);
-    out.tree.add("site/api/" + file.id + ".json", record);
-    out.tree.add("api/" + file.id + ".json", std::move(record));
-    out.tree.add("site/md/en/" + file.id + ".md", file.en);
+    out.tree.add("api/" + file.id + ".json", record_text(file.record));
     out.tree.add("md/en/" + file.id + ".md", std::move(file.en));
-    out.tree.add("site/md/zh/" + file.id + ".md", file.zh);
     out.tree.add("md/zh/" + file.id + ".md", std::move(file.zh));
+    for (const char* kind : {"api/", "md/en/", "md/zh/"}) {
+      const std::string path = kind + file.id + (kind[0] == 'a' ? ".json" : ".md");
+      out.tree.add_copy("site/" + path, path);
+    }
     records.push_back(&file.record);
   }
   build_site(SiteModel(records, config), templates, out.tree);
-  out.problems = check_site_links(out.tree);
+  {
+    Probe p{5};
+    out.problems = check_site_links(out.tree);
+  }
   for (EntryFiles& file : files) bundle.push_back(std::move(file.record));
   out.entries = files.size();
   out.tree.add("kb.json", bundle.dump(2) + "\n");

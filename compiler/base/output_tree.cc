@@ -54,24 +54,39 @@ void write_file(const fs::path& path, const std::string& content) {
     throw ToolError("cannot write " + path.string() + ": " + std::strerror(errno));
 }
 
-// Writes every file of the tree under `dir`: folders first, then the files on every core.
-void write_tree(const OutputTree& tree, const fs::path& dir) {
-  std::set<fs::path> folders;
-  for (const auto& [path, content] : tree.files()) folders.insert((dir / path).parent_path());
-  for (const fs::path& folder : folders) fs::create_directories(folder);
-  std::vector<const std::pair<const std::string, std::string>*> files;
-  for (const auto& file : tree.files()) files.push_back(&file);
+// Calls `write(item)` for every item on every core; rethrows the first failure.
+template <typename Item, typename Write>
+void write_all(const std::vector<Item>& items, Write write) {
   std::exception_ptr failure;
   std::mutex failure_mutex;
-  parallel_slices(files.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+  parallel_slices(items.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     try {
-      for (std::size_t i = begin; i < end; ++i) write_file(dir / files[i]->first, files[i]->second);
+      for (std::size_t i = begin; i < end; ++i) write(items[i]);
     } catch (...) {
       const std::lock_guard lock(failure_mutex);
       failure = std::current_exception();
     }
   });
   if (failure) std::rethrow_exception(failure);
+}
+
+// Writes every file of the tree under `dir`: folders first, then the files on every core, then
+// the copies as hard links to their sources (written out where linking fails).
+void write_tree(const OutputTree& tree, const fs::path& dir) {
+  std::set<fs::path> folders;
+  for (const auto& [path, content] : tree.files()) folders.insert((dir / path).parent_path());
+  for (const fs::path& folder : folders) fs::create_directories(folder);
+  std::vector<const std::pair<const std::string, std::string>*> files, copies;
+  for (const auto& file : tree.files()) {
+    if (!tree.copies().count(file.first)) files.push_back(&file);
+  }
+  for (const auto& copy : tree.copies()) copies.push_back(&copy);
+  write_all(files, [&](const auto* file) { write_file(dir / file->first, file->second); });
+  write_all(copies, [&](const auto* copy) {
+    const fs::path target = dir / copy->first;
+    if (::link((dir / copy->second).c_str(), target.c_str()) != 0)
+      write_file(target, tree.files().at(copy->first));
+  });
 }
 
 // Removes a whole tree, its top-level parts on every core.
@@ -127,6 +142,14 @@ void OutputTree::add(std::string_view path, std::string content) {
     throw ToolError("refusing to write outside the output folder: '" + std::string(path) + "'");
   }
   files_[std::string(path)] = std::move(content);
+}
+
+void OutputTree::add_copy(std::string_view path, const std::string& source) {
+  const auto it = files_.find(source);
+  if (it == files_.end() || copies_.count(source))
+    throw ToolError("internal error: copy of '" + source + "', which is not a written file");
+  add(path, it->second);
+  copies_[std::string(path)] = source;
 }
 
 void commit_output(const OutputTree& tree, const std::string& out_dir_name) {

@@ -15,10 +15,16 @@ class OutputTree {
  public:
   // Adds a file; throws ToolError for a path that is absolute, empty or climbs out with "..".
   void add(std::string_view path, std::string content);
+  // Adds a file with the content of `source`, already added. Committing writes it as a hard link
+  // to `source` where the file system allows: the same bytes for a fraction of the cost.
+  void add_copy(std::string_view path, const std::string& source);
   const std::map<std::string, std::string>& files() const { return files_; }
+  // Copies, by path, with their source.
+  const std::map<std::string, std::string>& copies() const { return copies_; }
 
  private:
   std::map<std::string, std::string> files_;
+  std::map<std::string, std::string> copies_;
 };
 
 // The marker file that tells a folder was written by kbc, so a later build may replace it.

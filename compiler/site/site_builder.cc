@@ -2,6 +2,7 @@
 
 #include <kainjow/mustache.hpp>
 
+#include "base/cpu_probe_tmp.h"
 #include "base/parallel.h"
 #include "base/text.h"
 #include "resources.h"
@@ -50,13 +51,25 @@ std::string text(const ordered_json& object, const char* key) {
 // The compiled templates of the site. Not thread-safe: one per worker.
 class PageRenderer {
  public:
-  explicit PageRenderer(const TemplateSet& templates) : templates_(templates) {}
+  // `strings` are the UI strings of each language, by language code.
+  PageRenderer(const TemplateSet& templates, const std::map<std::string, json>& strings)
+      : templates_(templates) {
+    for (const auto& [language, table] : strings) {
+      data layer{data::type::object};
+      layer.set("t", to_data(table));
+      strings_.emplace(language, std::move(layer));
+    }
+  }
 
-  std::string page(const std::string& body_name, json model) {
+  // The page of `language`: the body template inside the layout. The UI strings sit beneath the
+  // model in the context, so `{{t.home}}` resolves without copying them into every model.
+  std::string page(const std::string& language, const std::string& body_name, const json& model) {
     data page = to_data(model);
-    page.set("search_form", get("search_form").render(page));
-    page.set("body", get(body_name).render(page));
-    return get("layout").render(page);
+    kainjow::mustache::context<std::string> context(&strings_.at(language));
+    context.push(&page);
+    page.set("search_form", get("search_form").render(context));
+    page.set("body", get(body_name).render(context));
+    return get("layout").render(context);
   }
   std::string standalone(const std::string& name, const json& model) {
     return get(name).render(to_data(model));
@@ -75,6 +88,7 @@ class PageRenderer {
   }
   const TemplateSet& templates_;
   std::map<std::string, mustache> compiled_;
+  std::map<std::string, data> strings_;
 };
 
 std::string first_sentence(const std::string& text, std::size_t limit) {
@@ -218,8 +232,11 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   };
   const auto& languages = site_languages();
   std::vector<json> strings;
-  for (const SiteLanguage& language : languages)
+  std::map<std::string, json> strings_by_code;
+  for (const SiteLanguage& language : languages) {
     strings.push_back(templates.strings(language.code));
+    strings_by_code[language.code] = strings.back();
+  }
   for (const char* name :
        {"layout", "search_form", "entry", "home", "domain", "search", "not_found", "root"}) {
     templates.text(std::string("site/") + name + ".html.mustache");  // read once, before workers
@@ -229,10 +246,16 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   const std::size_t count = model.records().size();
   std::vector<std::string> pages(count * languages.size());
   parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
-    PageRenderer renderer(templates);
+    PageRenderer renderer(templates, strings_by_code);
     for (std::size_t k = begin; k < end; ++k) {
       const std::size_t l = k / count, i = k % count;
-      pages[k] = renderer.page("entry", model.entry_page(i, languages[l], strings[l]));
+      json m;
+      {
+        Probe p{0};
+        m = model.entry_page(i, languages[l], strings[l]);
+      }
+      Probe p{1};
+      pages[k] = renderer.page(languages[l].code, "entry", m);
     }
   });
   for (std::size_t k = 0; k < pages.size(); ++k) {
@@ -245,23 +268,26 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   parallel_slices(
       languages.size(),
       [&](std::size_t begin, std::size_t end, std::size_t) {
-        for (std::size_t l = begin; l < end; ++l) indexes[l] = search_index(model, languages[l]);
+        for (std::size_t l = begin; l < end; ++l) {
+          Probe p{3};
+          indexes[l] = search_index(model, languages[l]);
+        }
       },
       1);
 
-  PageRenderer renderer(templates);
+  PageRenderer renderer(templates, strings_by_code);
   for (std::size_t l = 0; l < languages.size(); ++l) {
     const SiteLanguage& language = languages[l];
     const std::string& code = language.code;
     add(code + "/search-index.json", std::move(indexes[l]));
-    add(code + "/index.html", renderer.page("home", model.home_page(language, strings[l])));
+    add(code + "/index.html", renderer.page(code, "home", model.home_page(language, strings[l])));
     add(code + "/search.html",
-        renderer.page("search", model.plain_page("search", language, strings[l])));
+        renderer.page(code, "search", model.plain_page("search", language, strings[l])));
     add(code + "/404.html",
-        renderer.page("not_found", model.plain_page("404", language, strings[l])));
+        renderer.page(code, "not_found", model.plain_page("404", language, strings[l])));
     for (const auto& [domain, members] : model.domains()) {
       add(site_domain_path(code, domain),
-          renderer.page("domain", model.domain_page(domain, language, strings[l])));
+          renderer.page(code, "domain", model.domain_page(domain, language, strings[l])));
     }
     if (!model.config().base_url.empty())
       add(code + "/feed.xml", atom_feed(model, language, strings[l]));

@@ -183,7 +183,6 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
   const std::string up = up_from(path);
   const std::string lang_root = up + language.code + "/";
   json page;
-  page["t"] = strings;
   page["html_lang"] = language.html_lang;
   page["page_title"] = page_title;
   page["site_title"] = config_.title;
@@ -414,8 +413,14 @@ json SiteModel::domain_page(const std::string& domain, const SiteLanguage& langu
 json SiteModel::plain_page(const std::string& name, const SiteLanguage& language,
                            const json& strings) const {
   const std::string path = language.code + "/" + name + ".html";
-  return common(path, name + ".html",
-                label(strings, name == "search" ? "search" : "not_found_title"), language, strings);
+  json page =
+      common(path, name + ".html", label(strings, name == "search" ? "search" : "not_found_title"),
+             language, strings);
+  // Hosts serve the not-found page at whatever address was asked for; with a base_url, a <base>
+  // makes its relative links work from any depth.
+  if (name == "404" && !config_.base_url.empty())
+    page["base_href"] = config_.base_url + language.code + "/";
+  return page;
 }
 
 }  // namespace kbc

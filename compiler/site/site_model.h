@@ -1,10 +1,11 @@
 // The page model of the site: for each page, the data its template shows, computed from the
 // published records so the site, the JSON and the Markdown never disagree.
 //
-// Models are plain JSON values (easy to test, independent of the template engine). They carry
-// ready-to-use relative links: every page knows `up`, the way back to the site's root, so the
-// site works from any sub-path and from the file system. Absolute URLs (canonical) appear only
-// when the knowledge base has a base_url.
+// Models are plain JSON values (easy to test, independent of the template engine). The UI
+// strings of the language are not copied into each model: the renderer layers them beneath it as
+// `t`. Models carry ready-to-use relative links: every page knows `up`, the way back to the site's
+// root, so the site works from any sub-path and from the file system. Absolute URLs (canonical)
+// appear only when the knowledge base has a base_url.
 #pragma once
 
 #include <nlohmann/json.hpp>

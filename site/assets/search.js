@@ -61,63 +61,81 @@
     return lo;
   }
 
-  // Adds doc -> best score for one token into `scores` (a Map).
-  function scoreToken(index, token, scores) {
+  // Best score of every document for one token, into `best` (indexed by doc); returns the
+  // docs that got one.
+  function scoreToken(index, token, best) {
+    var touched = [];
     function take(postings, factor) {
       for (var k = 0; k + 1 < postings.length; k += 2) {
+        var doc = postings[k];
         var s = postings[k + 1] * factor;
-        if (s > (scores.get(postings[k]) || 0)) scores.set(postings[k], s);
+        if (!best[doc]) touched.push(doc);
+        if (s > best[doc]) best[doc] = s;
       }
     }
-    var c = token.charCodeAt(0);
-    if (c < 0x80) {
-      var words = index.words;
+    if (token.charCodeAt(0) < 0x80) {
+      var words = index.words || [];
       for (var i = lowerBound(words, token); i < words.length; i++) {
         var w = words[i];
         if (w.lastIndexOf(token, 0) !== 0) break;
-        take(index.word_postings[i], w === token ? 2 : 1);
+        take(index.word_postings[i] || [], w === token ? 2 : 1);
       }
-    } else if (Object.prototype.hasOwnProperty.call(index.grams, token)) {
+    } else if (index.grams && Object.prototype.hasOwnProperty.call(index.grams, token)) {
       take(index.grams[token], 2);
     }
+    return touched;
   }
 
-  var collator = typeof Intl !== 'undefined' ? new Intl.Collator() : null;
-  function compareText(a, b) {
-    return collator ? collator.compare(a, b) : a.localeCompare(b);
+  // Position of every doc in (title, id) order, computed once per index, so that sorting
+  // results is numeric: score descending, then title (localeCompare), then id.
+  var ranks = typeof WeakMap !== 'undefined' ? new WeakMap() : null;
+  function titleRanks(index) {
+    var rank = ranks && ranks.get(index);
+    if (rank) return rank;
+    var docs = index.docs;
+    var compare = typeof Intl !== 'undefined' ? new Intl.Collator().compare :
+      function (a, b) { return a.localeCompare(b); };
+    var order = docs.map(function (_, i) { return i; });
+    order.sort(function (a, b) {
+      var ida = String(docs[a][3]);
+      var idb = String(docs[b][3]);
+      return compare(String(docs[a][1]), String(docs[b][1])) || (ida < idb ? -1 : ida > idb ? 1 : 0);
+    });
+    rank = new Int32Array(docs.length);
+    for (var i = 0; i < order.length; i++) rank[order[i]] = i;
+    if (ranks) ranks.set(index, rank);
+    return rank;
   }
 
-  // All documents matching every token of `query`, best first.
+  // All documents matching every token of `query` (AND), best first.
   function search(index, query) {
     var tokens = tokenize(query);
     if (!tokens.length || !index || !index.docs) return [];
-    var total = null;
+    var n = index.docs.length;
+    var total = new Float64Array(n);
+    var matched = new Int32Array(n);  // how many tokens scored on each doc
+    var candidates = null;
     for (var t = 0; t < tokens.length; t++) {
-      var scores = new Map();
-      scoreToken(index, tokens[t], scores);
-      if (total) {
-        var next = new Map();
-        scores.forEach(function (s, doc) {
-          if (total.has(doc)) next.set(doc, total.get(doc) + s);
-        });
-        total = next;
-      } else {
-        total = scores;
+      var best = new Float64Array(n);
+      var touched = scoreToken(index, tokens[t], best);
+      var next = [];
+      for (var j = 0; j < touched.length; j++) {
+        var doc = touched[j];
+        if (best[doc] > 0 && doc < n && matched[doc] === t) {
+          matched[doc] = t + 1;
+          total[doc] += best[doc];
+          next.push(doc);
+        }
       }
-      if (!total.size) return [];
+      candidates = next;
+      if (!candidates.length) return [];
     }
-    var results = [];
-    total.forEach(function (score, doc) {
+    var rank = titleRanks(index);
+    candidates.sort(function (a, b) { return total[b] - total[a] || rank[a] - rank[b]; });
+    return candidates.map(function (doc) {
       var d = index.docs[doc];
-      if (score > 0 && d) {
-        results.push({url: d[0], title: d[1], code: d[2], id: d[3], snippet: d[4], score: score});
-      }
+      return {url: d[0], title: d[1], code: d[2], id: d[3], snippet: d[4], score: total[doc]};
     });
-    results.sort(function (a, b) {
-      return b.score - a.score || compareText(a.title, b.title) ||
-        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-    });
-    return results;
   }
 
   // ---- page behaviour ----

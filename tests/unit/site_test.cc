@@ -190,3 +190,12 @@ TEST_CASE("the link checker reports links to files the site does not have") {
   CHECK(problems[0].rule == "site-link");
   CHECK(problems[1].message == "broken link to '../../outside.png'");
 }
+
+TEST_CASE("the not-found page gets a <base> only when the site has a base_url") {
+  const ordered_json a = record("cuda/a");
+  const kbc::SiteLanguage zh{"zh", "zh-CN"};
+  CHECK_FALSE(kbc::SiteModel({&a}, {}).plain_page("404", zh, kStrings).contains("base_href"));
+  const kbc::SiteModel model({&a}, {"KB", "https://kb.example/"});
+  CHECK(model.plain_page("404", zh, kStrings)["base_href"] == "https://kb.example/zh/");
+  CHECK_FALSE(model.plain_page("search", zh, kStrings).contains("base_href"));
+}

@@ -1,0 +1,797 @@
+// Browser tests for the site `kbc build` writes: search (English and Chinese) and its
+// scoring, the language switch, untranslated notes, console errors, accessibility (axe-core,
+// light and dark, desktop and phone width, keyboard focus), screenshots, narrow screens, the
+// language redirect, the tokenizer cases shared with the C++ unit test, and search speed.
+//
+//   node tests/browser/run.mjs --site <out>/site --screenshots <dir>
+//        [--site-untranslated <fixture site>] [--chromium /usr/bin/chromium]
+//
+// Prints "ok N - name" / "not ok N - name" lines and exits 1 if any test failed.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+// ---- options ----
+
+const usage = 'usage: node tests/browser/run.mjs --site <site dir> --screenshots <dir> ' +
+  '[--site-untranslated <site dir>] [--chromium <executable>]';
+let options;
+try {
+  ({ values: options } = parseArgs({
+    options: {
+      site: { type: 'string' },
+      screenshots: { type: 'string' },
+      'site-untranslated': { type: 'string' },
+      chromium: { type: 'string', default: '/usr/bin/chromium' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (error) {
+  console.error(`${error.message}\n${usage}`);
+  process.exit(2);
+}
+if (options.help) {
+  console.log(usage);
+  process.exit(0);
+}
+if (!options.site) {
+  console.error(usage);
+  process.exit(2);
+}
+const site = path.resolve(options.site);
+const untranslatedSite = options['site-untranslated'] ? path.resolve(options['site-untranslated']) : null;
+const screenshots = path.resolve(options.screenshots || path.join(os.tmpdir(), 'kbc-screenshots'));
+for (const dir of [site, untranslatedSite].filter(Boolean)) {
+  if (!fs.existsSync(path.join(dir, 'en', 'index.html'))) {
+    console.error(`${dir} is not a built site: en/index.html is missing`);
+    process.exit(2);
+  }
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u{20000}-\u{2fa1f}]/u;
+const strings = {
+  en: readJson(path.join(here, '../../templates/strings/en.json')),
+  zh: readJson(path.join(here, '../../templates/strings/zh.json')),
+};
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+// ---- a static file server ----
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+};
+
+function serve(root) {
+  const server = http.createServer((request, response) => {
+    let pathname;
+    try {
+      pathname = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
+    let file = path.join(root, pathname);
+    if (file !== root && !file.startsWith(root + path.sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      // A page under en/ or zh/ gets that language's 404 page, with the 404 status.
+      const lang = pathname.split('/')[1];
+      const notFound = path.join(root, lang === 'zh' ? 'zh' : 'en', '404.html');
+      const isPage = pathname.endsWith('/') || pathname.endsWith('.html');
+      if (isPage && fs.existsSync(notFound)) {
+        response.writeHead(404, { 'content-type': TYPES['.html'] }).end(fs.readFileSync(notFound));
+      } else {
+        response.writeHead(404, { 'content-type': TYPES['.txt'] }).end('Not found\n');
+      }
+      return;
+    }
+    const type = TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream';
+    response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+    fs.createReadStream(file).pipe(response);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      resolve({
+        origin: `http://127.0.0.1:${server.address().port}`,
+        close: () => new Promise((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
+
+// ---- the tiny test runner ----
+
+let count = 0;
+let failed = 0;
+
+async function test(name, fn, timeoutMs = 60000) {
+  const number = ++count;
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([fn(), timeout]);
+    console.log(`ok ${number} - ${name}`);
+  } catch (error) {
+    failed++;
+    console.log(`not ok ${number} - ${name}`);
+    const text = error instanceof assert.AssertionError ? error.message : error.stack || String(error);
+    for (const line of text.split('\n')) console.log(`  # ${line}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function note(text) {
+  for (const line of String(text).split('\n')) console.log(`# ${line}`);
+}
+
+// ---- browser helpers ----
+
+let browser;
+const problems = [];  // console errors and page errors, on every page of every context
+const visited = new Set();
+
+async function newContext(contextOptions = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
+  context.setDefaultTimeout(15000);
+  context.on('page', watch);
+  return context;
+}
+
+function watch(page) {
+  page.on('console', (message) => {
+    if (message.type() === 'error') {
+      problems.push(`console error on ${page.url()}: ${message.text()} (${message.location().url || '?'})`);
+    } else if (message.type() === 'warning') {
+      note(`console warning on ${page.url()}: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`page error on ${page.url()}: ${error.message}`));
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.add(frame.url());
+  });
+}
+
+// Runs fn(page, context) in a fresh context, always closing it.
+async function withPage(contextOptions, fn) {
+  const context = await newContext(contextOptions);
+  try {
+    return await fn(await context.newPage(), context);
+  } finally {
+    await context.close();
+  }
+}
+
+// Types like a user, one key at a time.
+async function typeQuery(page, text) {
+  const input = page.locator('#q');
+  await input.click();
+  await input.fill('');
+  await input.pressSequentially(text, { delay: 5 });
+}
+
+// Waits until a search result links to `href` (absolute) and returns its position.
+async function waitForResult(page, href) {
+  try {
+    const handle = await page.waitForFunction((target) => {
+      const links = [...document.querySelectorAll('#search-results a')];
+      const at = links.findIndex((a) => a.href === target);
+      return at >= 0 ? at + 1 : 0;
+    }, href, { timeout: 10000 });
+    return (await handle.jsonValue()) - 1;
+  } catch {
+    const shown = await page.evaluate(() => ({
+      status: document.getElementById('search-status')?.textContent,
+      links: [...document.querySelectorAll('#search-results a')].slice(0, 5).map((a) => a.href),
+    }));
+    assert.fail(`no search result links to ${href}; status "${shown.status}", first results ${JSON.stringify(shown.links)}`);
+  }
+}
+
+// Runs axe-core on the page; returns the serious and critical violations as lines and
+// prints the others as notes.
+async function axeCheck(page, label) {
+  await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${(n.failureSummary || '').replace(/\s+/g, ' ')}`),
+    }));
+  });
+  const serious = [];
+  for (const v of violations) {
+    const line = `${label} [${v.impact}] ${v.id}: ${v.help}\n    ${v.nodes.join('\n    ')}`;
+    if (v.impact === 'serious' || v.impact === 'critical') serious.push(line);
+    else note(line);
+  }
+  return serious;
+}
+
+// ---- facts about the site, read from disk ----
+
+function index(root, lang) {
+  return readJson(path.join(root, lang, 'search-index.json'));
+}
+
+function entryPages(root, lang) {
+  const base = path.join(root, lang, 'entries');
+  const pages = [];
+  const walk = (dir) => {
+    for (const item of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, item.name);
+      if (item.isDirectory()) walk(full);
+      else if (item.name.endsWith('.html')) pages.push(path.relative(path.join(root, lang), full).split(path.sep).join('/'));
+    }
+  };
+  if (fs.existsSync(base)) walk(base);
+  return pages.sort();
+}
+
+// Documents containing every one of `tokens` exactly (a lower bound of what search finds).
+function docsWithAll(idx, tokens) {
+  let docs = null;
+  for (const token of tokens) {
+    const at = idx.words.indexOf(token);
+    const postings = CJK.test(token) ? idx.grams[token] || [] : at >= 0 ? idx.word_postings[at] : [];
+    const these = new Set(postings.filter((_, i) => i % 2 === 0));
+    docs = docs ? new Set([...docs].filter((d) => these.has(d))) : these;
+  }
+  return docs || new Set();
+}
+
+function asciiTokens(text) {
+  return (text.match(/[A-Za-z0-9]+/g) || []).map((w) => w.toLowerCase());
+}
+
+// Two consecutive words of the title, the pair that the fewest documents share.
+function titleQuery(idx, doc) {
+  const title = idx.docs[doc][1];
+  const chunks = title.split(/\s+/).filter((chunk) => /[A-Za-z0-9]{2}/.test(chunk));
+  let best = null;
+  for (let i = 0; i + 1 < chunks.length || (i === 0 && chunks.length === 1); i++) {
+    const text = chunks.slice(i, i + 2).join(' ');
+    const tokens = asciiTokens(text);
+    const score = [docsWithAll(idx, tokens).size, -tokens.join('').length];
+    if (!best || score[0] < best.score[0] || (score[0] === best.score[0] && score[1] < best.score[1])) {
+      best = { text, score };
+    }
+  }
+  return best ? best.text : title;
+}
+
+// The entry with the most content (largest page) among the first 200, for screenshots and axe.
+function richestEntry(root) {
+  const en = new Set(entryPages(root, 'en'));
+  const both = entryPages(root, 'zh').filter((p) => en.has(p)).slice(0, 200);
+  assert.ok(both.length > 0, 'the site has no entry pages in both languages');
+  const size = (p) => fs.statSync(path.join(root, 'en', p)).size + fs.statSync(path.join(root, 'zh', p)).size;
+  return both.reduce((a, b) => (size(b) > size(a) ? b : a));
+}
+
+// ---- main ----
+
+const main = await serve(site);
+const extra = untranslatedSite ? await serve(untranslatedSite) : null;
+const at = (rel, origin = main.origin) => `${origin}/${rel}`;
+fs.mkdirSync(screenshots, { recursive: true });
+
+note(`site ${site} served at ${main.origin}`);
+if (extra) note(`untranslated fixture ${untranslatedSite} served at ${extra.origin}`);
+
+const enIndex = index(site, 'en');
+const zhIndex = index(site, 'zh');
+const showcase = richestEntry(site);  // e.g. entries/cuda/x.html
+const enQuery = titleQuery(enIndex, 0);
+let zhQuery = null;  // found by test b, reused by the accessibility tests
+// A zh entry page with an untranslated note: in the site, else in the fixture site.
+const untranslated = (() => {
+  for (const [root, server] of [[site, main], [untranslatedSite, extra]]) {
+    if (!root) continue;
+    const rel = entryPages(root, 'zh')
+      .find((p) => fs.readFileSync(path.join(root, 'zh', p), 'utf8').includes('class="untranslated-note"'));
+    if (rel) return { root, origin: server.origin, rel };
+  }
+  return null;
+})();
+
+try {
+  browser = await chromium.launch({ executablePath: options.chromium, headless: true, args: ['--no-sandbox'] });
+  note(`chromium ${browser.version()}`);
+
+  await test('i. window.kbcSearch.tokenize gives the tokens of every case in tokenizer-cases.json', async () => {
+    const cases = readJson(path.join(here, 'tokenizer-cases.json'));
+    assert.ok(cases.length >= 12, 'at least 12 cases');
+    await withPage({}, async (page) => {
+      await page.goto(at('en/index.html'));
+      const got = await page.evaluate((texts) => texts.map((t) => window.kbcSearch.tokenize(t)), cases.map((c) => c.text));
+      const wrong = cases
+        .map((c, i) => ({ text: c.text, expected: c.tokens, got: got[i] }))
+        .filter((c) => JSON.stringify(c.expected) !== JSON.stringify(c.got));
+      assert.deepEqual(wrong, [], `${wrong.length} of ${cases.length} cases differ`);
+    });
+  });
+
+  await test(`a. English home page: typing "${enQuery}" finds ${enIndex.docs[0][3]} and the result opens it`, async () => {
+    const [url, , , id] = enIndex.docs[0];
+    const target = at(`en/${url}`);
+    await withPage({}, async (page) => {
+      await page.goto(at('en/index.html'));
+      await typeQuery(page, enQuery);
+      const position = await waitForResult(page, target);
+      const status = await page.locator('#search-status').textContent();
+      assert.match(status, /\d/, `the status "${status}" gives the number of results`);
+      await page.locator('#search-results a').nth(position).click();
+      await page.waitForURL(target);
+      assert.equal(await page.locator('.breadcrumbs [aria-current="page"]').textContent(), id);
+      assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+    });
+  });
+
+  await test('a2. search page: no-results message, cleared query clears results, ?q= kept in the URL', async () => {
+    await withPage({}, async (page) => {
+      await page.goto(at('en/search.html'));
+      await typeQuery(page, 'zzqxjv qqzzxv');
+      await page.waitForFunction(() => document.getElementById('search-status').textContent !== '');
+      const form = page.locator('form.search');
+      assert.equal(await page.locator('#search-status').textContent(), await form.getAttribute('data-no-results'));
+      assert.equal(await page.locator('#search-results li').count(), 0);
+      assert.equal(new URL(page.url()).searchParams.get('q'), 'zzqxjv qqzzxv');
+      await typeQuery(page, enQuery);
+      await page.waitForFunction(() => document.querySelectorAll('#search-results li').length > 0);
+      const label = await form.getAttribute('data-results-label');
+      const shown = await page.locator('#search-results li').count();
+      assert.ok(shown <= 50, `at most 50 results shown, got ${shown}`);
+      const status = await page.locator('#search-status').textContent();
+      const pattern = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('\\{n\\}', '\\d+')}$`);
+      assert.match(status, pattern);
+      await page.locator('#q').fill('');
+      await page.waitForFunction(() => document.getElementById('search-status').textContent === '');
+      assert.equal(await page.locator('#search-results li').count(), 0);
+      assert.equal(new URL(page.url()).searchParams.get('q'), null);
+      // Submitting shows the results in place, without loading another page.
+      await page.locator('#q').fill(enQuery);
+      await page.evaluate(() => { window.notReloaded = true; });
+      await page.locator('#q').press('Enter');
+      await page.waitForFunction(() => document.querySelectorAll('#search-results li').length > 0);
+      assert.equal(await page.evaluate(() => window.notReloaded), true, 'submitting reloaded the page');
+    });
+  });
+
+  await test('b. Chinese search page finds an entry by 4 Chinese characters of its root cause', async () => {
+    await withPage({}, async (page) => {
+      let found = null;
+      for (const [url, , , id] of zhIndex.docs.slice(0, 50)) {
+        await page.goto(at(`zh/${url}`));
+        const text = await page.evaluate(() => {
+          const section = document.getElementById('root-cause')?.closest('section');
+          return [...(section?.querySelectorAll('.prose') || [])]
+            .filter((p) => !(p.closest('[lang]')?.getAttribute('lang') || '').startsWith('en'))
+            .map((p) => p.textContent).join('\n');
+        });
+        // Of all 4-character CJK windows, the one the fewest documents share.
+        const chars = [...text];
+        let best = null;
+        for (let i = 0; i + 4 <= chars.length; i++) {
+          const window4 = chars.slice(i, i + 4);
+          if (!window4.every((c) => CJK.test(c))) continue;
+          const grams = [0, 1, 2].map((k) => window4[k] + window4[k + 1]);
+          const shared = docsWithAll(zhIndex, grams).size;
+          if (shared > 0 && (!best || shared < best.shared)) best = { q: window4.join(''), shared };
+        }
+        if (best) {
+          found = { url, id, q: best.q };
+          break;
+        }
+      }
+      assert.ok(found, 'no zh entry page (of the first 50) has 4 consecutive Chinese characters in a translated root cause');
+      zhQuery = found.q;
+      note(`query "${found.q}" for ${found.id}`);
+      const target = at(`zh/${found.url}`);
+      await page.goto(at('zh/search.html'));
+      await typeQuery(page, found.q);
+      const position = await waitForResult(page, target);
+      assert.equal(new URL(page.url()).searchParams.get('q'), found.q, 'the search page keeps ?q= in its URL');
+      // Opening the search page with ?q= shows the same results.
+      await page.goto(at(`zh/search.html?q=${encodeURIComponent(found.q)}`));
+      await waitForResult(page, target);
+      assert.equal(await page.locator('#q').inputValue(), found.q);
+      await page.locator('#search-results a').nth(position).click();
+      await page.waitForURL(target);
+      assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+    });
+  });
+
+  await test('c. the language switch of an entry page leads to the same entry in the other language, both ways', async () => {
+    // Prefer an id of three segments, the deepest path.
+    const pages = entryPages(site, 'en');
+    const rel = pages.reduce((a, b) => (b.split('/').length > a.split('/').length ? b : a), pages[0]);
+    await withPage({}, async (page) => {
+      await page.goto(at(`en/${rel}`));
+      await page.locator('a.lang-switch').click();
+      await page.waitForURL(at(`zh/${rel}`));
+      assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+      await page.locator('a.lang-switch').click();
+      await page.waitForURL(at(`en/${rel}`));
+      assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+      for (const [lang, other] of [['en', 'zh-CN'], ['zh', 'en']]) {
+        await page.goto(at(`${lang}/index.html`));
+        assert.equal(await page.locator('a.lang-switch').getAttribute('hreflang'), other);
+      }
+    });
+  });
+
+  await test('d. a missing translation shows the "not translated" note, and the English text is marked lang="en"', async () => {
+    assert.ok(untranslated, 'no zh entry page has an untranslated note; pass --site-untranslated <site built from tests/browser/fixtures>');
+    const { origin, rel } = untranslated;
+    note(`page ${untranslated.root}/zh/${rel}`);
+    await withPage({}, async (page) => {
+      await page.goto(at(`zh/${rel}`, origin));
+      const notes = page.locator('.untranslated-note');
+      const n = await notes.count();
+      assert.ok(n > 0);
+      for (let i = 0; i < n; i++) {
+        const item = notes.nth(i);
+        assert.ok(await item.isVisible(), `note ${i + 1} is visible`);
+        assert.equal((await item.textContent()).trim(), strings.zh.not_translated);
+        const check = await item.evaluate((el) => {
+          const langOf = (node) => node.closest('[lang]')?.getAttribute('lang') || '';
+          const textOf = (node) => {
+            const copy = node.cloneNode(true);
+            copy.querySelectorAll('.untranslated-note').forEach((n) => n.remove());
+            return copy.textContent.trim();
+          };
+          // The English text is around the note (root cause .prose), the next element (the
+          // title) or inside the previous one (a workaround's or dead end's h3).
+          const english = [el.parentElement?.closest('[lang="en"]'), el.nextElementSibling,
+            el.previousElementSibling?.querySelector('[lang="en"]')]
+            .find((e) => e && e.getAttribute('lang') === 'en' && textOf(e) !== '');
+          const text = english ? textOf(english) : '';
+          return { noteLang: langOf(el), hasEnglish: text !== '', text: text.slice(0, 60) };
+        });
+        assert.ok(check.noteLang.startsWith('zh'), `note ${i + 1} is itself in Chinese (lang "${check.noteLang}")`);
+        assert.ok(check.hasEnglish, `note ${i + 1} goes with text inside an element with lang="en"`);
+      }
+      note(`${n} note(s) checked`);
+    });
+  });
+
+  for (const lang of ['en', 'zh']) {
+    for (const scheme of ['light', 'dark']) {
+      await test(`f. axe-core: no serious or critical violation, ${lang} ${scheme} (home, search with results, entry${lang === 'zh' ? ', untranslated entry' : ''})`, async () => {
+        const query = lang === 'en' ? enQuery : zhQuery || titleQuery(zhIndex, 0);
+        const found = [];
+        await withPage({}, async (page) => {
+          await page.emulateMedia({ colorScheme: scheme });
+          const pages = [['index.html', null], ['search.html', query], [showcase, null]];
+          if (lang === 'zh' && untranslated) pages.push([untranslated.rel, null, untranslated.origin]);
+          for (const [rel, q, origin] of pages) {
+            await page.goto(at(`${lang}/${rel}`, origin));
+            if (q) {
+              await typeQuery(page, q);
+              await page.waitForFunction(() => document.querySelectorAll('#search-results li').length > 0);
+            }
+            found.push(...await axeCheck(page, `${lang}/${rel}`));
+          }
+        });
+        assert.deepEqual(found, [], `${found.length} serious or critical violation(s):\n${found.join('\n')}`);
+      }, 120000);
+    }
+  }
+
+  await test('f2. axe-core at phone width (390 px): no serious or critical violation on an entry page, en and zh', async () => {
+    const found = [];
+    await withPage({ viewport: { width: 390, height: 844 } }, async (page) => {
+      for (const lang of ['en', 'zh']) {
+        await page.goto(at(`${lang}/${showcase}`));
+        found.push(...await axeCheck(page, `${lang}/${showcase} at 390 px`));
+      }
+    });
+    assert.deepEqual(found, [], `${found.length} serious or critical violation(s):\n${found.join('\n')}`);
+  }, 120000);
+
+  await test('f3. colour contrast of every badge, note and muted text variant, light and dark', async () => {
+    // The data may not use every tier or rate, so a sample of each class is added to an
+    // entry page and checked with axe-core's color-contrast rule.
+    const found = [];
+    await withPage({}, async (page) => {
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(at(`en/${showcase}`));
+        await page.evaluate(() => {
+          const sample = document.createElement('section');
+          sample.id = 'contrast-sample';
+          sample.innerHTML = [
+            '<p><span class="tier tier-ai_generated">AI-generated</span> <span class="tier tier-human_reviewed">Human-reviewed</span>',
+            ' <span class="tier tier-verified">Verified</span> <span class="rate">85%</span>',
+            ' <span class="rate rate-success">95% success</span> <span class="rate rate-fail">30% fail</span></p>',
+            '<p class="untranslated-note">Not yet translated.</p>',
+            '<ul class="related"><li><span class="unavailable">missing/entry</span> <span class="detail">detail</span></li></ul>',
+            '<p class="formats"><a href="#">JSON record</a></p><p>Text with <code>inline code</code> and <a href="#">a link</a>.</p>',
+            '<pre class="how"><code>code block</code></pre><ul class="entry-list"><li><a href="#">t</a> <time>2025-01-01</time></li></ul>',
+            '<ul class="domain-list"><li><a href="#">cuda</a> <span class="count">12</span></li></ul>',
+            '<ul class="totals"><li><span class="number">12</span> entries</li></ul>',
+          ].join('');
+          document.querySelector('main').appendChild(sample);
+        });
+        await page.addScriptTag({ path: axePath });
+        const violations = await page.evaluate(async () => {
+          const result = await window.axe.run('#contrast-sample', { runOnly: ['color-contrast'] });
+          return result.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${(n.failureSummary || '').replace(/\s+/g, ' ')}`));
+        });
+        found.push(...violations.map((v) => `${scheme}: ${v}`));
+      }
+    });
+    assert.deepEqual(found, []);
+  });
+
+  await test(`g. screenshots of ${showcase}: en/zh × light/dark at 1280×900, en at 390 px`, async () => {
+    const shots = [['en', 'light', 1280], ['en', 'dark', 1280], ['zh', 'light', 1280], ['zh', 'dark', 1280], ['en', 'light', 390]];
+    for (const [lang, scheme, width] of shots) {
+      const name = width === 390 ? `${lang}-phone.png` : `${lang}-${scheme}.png`;
+      await withPage({ viewport: { width, height: width === 390 ? 844 : 900 } }, async (page) => {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(at(`${lang}/${showcase}`));
+        await page.evaluate(() => document.fonts.ready);
+        await page.screenshot({ path: path.join(screenshots, name), fullPage: true });
+      });
+      assert.ok(fs.statSync(path.join(screenshots, name)).size > 1000, `${name} was written`);
+    }
+    note(`written to ${screenshots}`);
+  }, 120000);
+
+  await test('g2. no horizontal scrolling at 360 px (home, search with results, entry, both languages)', async () => {
+    const wide = [];
+    await withPage({ viewport: { width: 360, height: 740 } }, async (page) => {
+      for (const lang of ['en', 'zh']) {
+        for (const [rel, q] of [['index.html', null], ['search.html', lang === 'en' ? enQuery : zhQuery], [showcase, null]]) {
+          await page.goto(at(`${lang}/${rel}`));
+          if (q) {
+            await typeQuery(page, q);
+            await page.waitForFunction(() => document.querySelectorAll('#search-results li').length > 0);
+          }
+          const width = await page.evaluate(() => document.documentElement.scrollWidth);
+          if (width > 360) wide.push(`${lang}/${rel} is ${width} px wide`);
+        }
+      }
+    });
+    assert.deepEqual(wide, []);
+  });
+
+  await test('l. keyboard: the skip link appears only when focused; focused links and the search box show an outline', async () => {
+    await withPage({}, async (page) => {
+      await page.goto(at(`en/${showcase}`));
+      const skip = page.locator('.skip-link');
+      const hidden = await skip.boundingBox();
+      assert.ok(!hidden || hidden.y + hidden.height <= 0 || hidden.x + hidden.width <= 0, 'the skip link is off screen before focus');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip-link', 'Tab focuses the skip link first');
+      const shown = await skip.boundingBox();
+      assert.ok(shown && shown.y >= 0 && shown.x >= 0, 'the focused skip link is on screen');
+      const outlines = [];
+      for (let i = 0; i < 4; i++) {
+        await page.keyboard.press('Tab');
+        outlines.push(await page.evaluate(() => {
+          const el = document.activeElement;
+          const style = getComputedStyle(el);
+          return `${el.tagName.toLowerCase()}.${el.className}: ${style.outlineStyle} ${style.outlineWidth}`;
+        }));
+      }
+      await page.goto(at('en/search.html'));
+      await page.locator('#q').focus();
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      outlines.push(await page.evaluate(() => {
+        const style = getComputedStyle(document.activeElement);
+        return `${document.activeElement.id}: ${style.outlineStyle} ${style.outlineWidth}`;
+      }));
+      const none = outlines.filter((o) => / none | 0px$/.test(o));
+      assert.deepEqual(none, [], `elements without a focus outline (${outlines.join('; ')})`);
+    });
+  });
+
+  await test('h. site/index.html redirects by browser language and links to both languages', async () => {
+    for (const [locale, lang] of [['zh-CN', 'zh'], ['en-US', 'en']]) {
+      await withPage({ locale }, async (page) => {
+        await page.goto(at('index.html'));
+        await page.waitForURL(new RegExp(`^${main.origin}/${lang}/(index\\.html)?$`));
+        assert.equal(await page.locator('html').getAttribute('lang'), lang === 'zh' ? 'zh-CN' : 'en', `${locale} lands on ${lang}`);
+      });
+    }
+    await withPage({ javaScriptEnabled: false }, async (page) => {
+      await page.goto(at('index.html'));
+      const hrefs = await page.evaluate(() => [...document.querySelectorAll('a[href]')].map((a) => a.href));
+      for (const lang of ['en', 'zh']) {
+        assert.ok(hrefs.some((h) => new RegExp(`^${main.origin}/${lang}/(index\\.html)?$`).test(h)),
+          `a plain link to ${lang}/ (links: ${JSON.stringify(hrefs)})`);
+      }
+    });
+  });
+
+  await test('k. kbcSearch.search agrees with a plain reading of the scoring rules (AND, prefix words, exact x2, CJK pairs)', async () => {
+    const tokenize = (text) => {
+      // Only used to split the generated queries; the tokenizer itself is test i.
+      const out = [];
+      for (const part of text.split(/[^A-Za-z0-9\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+/u)) {
+        for (const piece of part.match(/[A-Za-z0-9]+|[^A-Za-z0-9]+/g) || []) {
+          if (/^[A-Za-z0-9]/.test(piece)) out.push(piece.toLowerCase());
+          else if ([...piece].length === 1) out.push(piece);
+          else for (let i = 0; i + 1 < [...piece].length; i++) out.push([...piece][i] + [...piece][i + 1]);
+        }
+      }
+      return out;
+    };
+    const reference = (idx, query) => {
+      let total = null;
+      for (const token of tokenize(query)) {
+        const scores = new Map();
+        const take = (postings, factor) => {
+          for (let k = 0; k < postings.length; k += 2) {
+            scores.set(postings[k], Math.max(scores.get(postings[k]) || 0, postings[k + 1] * factor));
+          }
+        };
+        if (token.charCodeAt(0) < 0x80) {
+          idx.words.forEach((w, i) => { if (w.startsWith(token)) take(idx.word_postings[i], w === token ? 2 : 1); });
+        } else if (idx.grams[token]) {
+          take(idx.grams[token], 2);
+        }
+        const next = new Map();
+        for (const [doc, score] of scores) {
+          if (score > 0 && (!total || total.has(doc))) next.set(doc, (total ? total.get(doc) : 0) + score);
+        }
+        total = next;
+      }
+      return [...(total || new Map())].map(([doc, score]) => `${idx.docs[doc][3]}=${score}`).sort();
+    };
+    for (const [lang, idx] of [['en', enIndex], ['zh', zhIndex]]) {
+      const words = idx.words;
+      const grams = Object.keys(idx.grams);
+      const queries = ['', 'zzzz', ...words.filter((_, i) => i % 7 === 0).slice(0, 30),
+        ...words.filter((_, i) => i % 11 === 0).slice(0, 20).map((w) => w.slice(0, 2)),
+        ...words.filter((_, i) => i % 13 === 0).slice(0, 15).map((w, i) => `${w.toUpperCase()} ${words[(i * 31) % words.length]}`),
+        ...grams.filter((_, i) => i % 9 === 0).slice(0, 20),
+        ...grams.filter((_, i) => i % 17 === 0).slice(0, 10).map((g, i) => `${g} ${words[(i * 7) % words.length] || ''}`),
+        ...idx.docs.slice(0, 10).map((d) => d[1].slice(0, 30))];
+      await withPage({}, async (page) => {
+        await page.goto(at(`${lang}/index.html`));
+        const got = await page.evaluate((qs) => fetch('search-index.json').then((r) => r.json()).then((index) => qs.map((q) => {
+          const found = window.kbcSearch.search(index, q);
+          const ordered = found.every((r, i) => i === 0 || found[i - 1].score > r.score ||
+            (found[i - 1].score === r.score && found[i - 1].title.localeCompare(r.title) <= 0));
+          return { ordered, items: found.map((r) => `${r.id}=${r.score}`).sort(),
+            shapeOk: found.every((r) => ['url', 'title', 'code', 'id', 'snippet', 'score'].every((f) => f in r)) };
+        })), queries);
+        queries.forEach((q, i) => {
+          assert.ok(got[i].ordered, `${lang} "${q}": results are not sorted by score, then title`);
+          assert.ok(got[i].shapeOk, `${lang} "${q}": results lack a field`);
+          assert.deepEqual(got[i].items, reference(idx, q), `${lang} "${q}"`);
+        });
+      });
+      note(`${lang}: ${queries.length} queries agree`);
+    }
+  });
+
+  await test('j. search speed: median of 20 queries under 50 ms (the loaded index, and one grown to 2,522 docs)', async () => {
+    // Queries from the zh index, which holds both words and character pairs.
+    const byLength = (a, b) => b[1].length - a[1].length;
+    const words = zhIndex.words.map((w, i) => [w, zhIndex.word_postings[i]]).sort(byLength).map(([w]) => w);
+    const grams = Object.entries(zhIndex.grams).sort(byLength).map(([g]) => g);
+    const letters = [...new Set(words.map((w) => w[0]))].slice(0, 4);
+    const queries = [
+      ...letters,
+      ...words.slice(0, 6),
+      ...words.slice(0, 4).map((w, i) => `${w} ${words[i + 4] || w}`),
+      ...grams.slice(0, 3),
+      ...grams.slice(3, 6).map((g, i) => `${g}${grams[i + 6] || ''}`),
+    ];
+    while (queries.length < 20) queries.push(words[queries.length % Math.max(words.length, 1)] || 'error');
+    queries.length = 20;
+    await withPage({}, async (page) => {
+      await page.goto(at('zh/index.html'));
+      const timing = await page.evaluate(async (qs) => {
+        const loaded = await (await fetch('search-index.json')).json();
+        // Repeats the documents until there are 2,522, each copy with its own doc numbers.
+        const grow = (idx, n) => {
+          const copies = Math.ceil(n / idx.docs.length);
+          const d = idx.docs.length;
+          const repeat = (list) => {
+            const out = [];
+            for (let c = 0; c < copies; c++) for (let k = 0; k < list.length; k += 2) out.push(list[k] + c * d, list[k + 1]);
+            return out;
+          };
+          const grams = {};
+          for (const [g, list] of Object.entries(idx.grams)) grams[g] = repeat(list);
+          return {
+            ...idx,
+            docs: Array.from({ length: copies * d }, (_, i) => idx.docs[i % d].map((f, j) => (j === 3 ? `${f}#${i}` : f))),
+            word_postings: idx.word_postings.map(repeat),
+            grams,
+          };
+        };
+        const median = (idx) => {
+          for (const q of qs) window.kbcSearch.search(idx, q);  // warm up
+          const times = qs.map((q) => {
+            const start = performance.now();
+            window.kbcSearch.search(idx, q);
+            return performance.now() - start;
+          }).sort((a, b) => a - b);
+          return { median: (times[9] + times[10]) / 2, max: times[19] };
+        };
+        const big = grow(loaded, 2522);
+        return { loaded: median(loaded), docs: loaded.docs.length, grown: median(big), grownDocs: big.docs.length };
+      }, queries);
+      note(`median ${timing.loaded.median.toFixed(2)} ms (max ${timing.loaded.max.toFixed(2)} ms) on the loaded index of ${timing.docs} docs`);
+      note(`median ${timing.grown.median.toFixed(2)} ms (max ${timing.grown.max.toFixed(2)} ms) on the index grown to ${timing.grownDocs} docs`);
+      assert.ok(timing.loaded.median < 50, `median ${timing.loaded.median} ms on the loaded index`);
+      assert.ok(timing.grown.median < 50, `median ${timing.grown.median} ms on the grown index`);
+    });
+  });
+
+  await test(`e. no console error or page error on any page visited (and site/index.html, 404, domain pages, file://)`, async () => {
+    await withPage({ locale: 'en-US' }, async (page) => {
+      await page.goto(at('index.html'));
+      await page.waitForURL(/\/en\/(index\.html)?$/);
+      for (const lang of ['en', 'zh']) {
+        await page.goto(at(`${lang}/404.html`));
+        const domains = await page.goto(at(`${lang}/index.html`)).then(() =>
+          page.evaluate(() => [...document.querySelectorAll('.domain-list a')].map((a) => a.href)));
+        for (const href of domains.slice(0, 3)) await page.goto(href);
+        await page.goto(at(`${lang}/search.html?q=${encodeURIComponent(enQuery)}`));
+        await page.waitForFunction(() => document.getElementById('search-status').textContent !== '');
+      }
+      // A missing page gets the 404 page and status from the test server, like on a real host.
+      const response = await page.goto(at('en/no-such-page.html'));
+      assert.equal(response.status(), 404);
+      // Opened from disk, search says it cannot work instead of logging a fetch error.
+      await page.goto(pathToFileURL(path.join(site, 'en', 'index.html')).href);
+      await typeQuery(page, enQuery);
+      await page.waitForFunction(() => document.getElementById('search-status').textContent !== '');
+    });
+    // Expected: the 404 of en/no-such-page.html itself, and the browser's own request for
+    // /favicon.ico when a page names no icon (reported, not failed).
+    const favicon = problems.filter((p) => /\(https?:\/\/[^/]+\/favicon\.ico\)$/.test(p));
+    if (favicon.length) note(`${favicon.length} request(s) for /favicon.ico got 404: the pages have no <link rel="icon">`);
+    const real = [...new Set(problems.filter((p) => !favicon.includes(p) &&
+      !(p.includes('/en/no-such-page.html') && p.includes('404'))))];
+    note(`${visited.size} pages visited`);
+    assert.deepEqual(real, [], `${real.length} different console or page error(s)`);
+  });
+} finally {
+  if (browser) await browser.close();
+  await main.close();
+  if (extra) await extra.close();
+}
+
+console.log(`1..${count}`);
+console.log(`# ${count} tests, ${count - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
