@@ -1,5 +1,4 @@
 #include "pipeline.h"
-#include "base/cpu_probe_tmp.h"
 
 #include <algorithm>
 
@@ -66,7 +65,6 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
     MarkdownRenderer en(templates, "en"), zh(templates, "zh");
     for (std::size_t i = begin; i < end; ++i) {
       files[i].id = built[i]->id();
-      Probe p{6};
       files[i].record = published_record(*built[i]);
       files[i].en = en.render(files[i].record);
       files[i].zh = zh.render(files[i].record);
@@ -88,10 +86,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
     records.push_back(&file.record);
   }
   build_site(SiteModel(records, config), templates, out.tree);
-  {
-    Probe p{5};
-    out.problems = check_site_links(out.tree);
-  }
+  out.problems = check_site_links(out.tree);
   for (EntryFiles& file : files) bundle.push_back(std::move(file.record));
   out.entries = files.size();
   out.tree.add("kb.json", bundle.dump(2) + "\n");

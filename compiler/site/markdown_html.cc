@@ -8,7 +8,6 @@
 #include <memory>
 #include <mutex>
 #include <vector>
-#include "base/cpu_probe_tmp.h"
 
 namespace kbc {
 namespace {
@@ -43,7 +42,6 @@ void show_html_as_text(cmark_node* document) {
 }
 
 std::string render(std::string_view markdown) {
-  Probe probe{4};
   static std::once_flag registered;
   std::call_once(registered, [] { cmark_gfm_core_extensions_ensure_registered(); });
   // CMARK_OPT_DEFAULT leaves CMARK_OPT_UNSAFE off, so unsafe link destinations are dropped.

@@ -2,7 +2,6 @@
 
 #include <kainjow/mustache.hpp>
 
-#include "base/cpu_probe_tmp.h"
 #include "base/parallel.h"
 #include "base/text.h"
 #include "resources.h"
@@ -249,13 +248,8 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     PageRenderer renderer(templates, strings_by_code);
     for (std::size_t k = begin; k < end; ++k) {
       const std::size_t l = k / count, i = k % count;
-      json m;
-      {
-        Probe p{0};
-        m = model.entry_page(i, languages[l], strings[l]);
-      }
-      Probe p{1};
-      pages[k] = renderer.page(languages[l].code, "entry", m);
+      pages[k] =
+          renderer.page(languages[l].code, "entry", model.entry_page(i, languages[l], strings[l]));
     }
   });
   for (std::size_t k = 0; k < pages.size(); ++k) {
@@ -268,10 +262,7 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   parallel_slices(
       languages.size(),
       [&](std::size_t begin, std::size_t end, std::size_t) {
-        for (std::size_t l = begin; l < end; ++l) {
-          Probe p{3};
-          indexes[l] = search_index(model, languages[l]);
-        }
+        for (std::size_t l = begin; l < end; ++l) indexes[l] = search_index(model, languages[l]);
       },
       1);
 
