@@ -44,6 +44,11 @@ void show_html_as_text(cmark_node* document) {
 std::string render(std::string_view markdown) {
   static std::once_flag registered;
   std::call_once(registered, [] { cmark_gfm_core_extensions_ensure_registered(); });
+  // cmark-gfm adds the extensions' special characters ('~', '|') to a global table for each
+  // parse and takes them out again after it: two parses at once make each other miss them, so
+  // output would depend on thread timing. One parse at a time.
+  static std::mutex global_tables;
+  const std::lock_guard lock(global_tables);
   // CMARK_OPT_DEFAULT leaves CMARK_OPT_UNSAFE off, so unsafe link destinations are dropped.
   const int options = CMARK_OPT_DEFAULT;
   const std::unique_ptr<cmark_parser, decltype(&cmark_parser_free)> parser(

@@ -368,3 +368,41 @@ TEST_CASE("the site shows raw HTML in an entry as text and left-out entries with
   CHECK(page.find("<span class=\"unavailable\">cuda/broken-entry</span>") != std::string::npos);
   CHECK(page.find("entries/cuda/broken-entry.html") == std::string::npos);
 }
+
+TEST_CASE("a rebuild recycles the previous output and ends up exactly like a fresh build") {
+  TempKb kb;
+  const fs::path dist = kb.root / "dist", spare = kb.root / ".dist.kbc-spare";
+  std::string extra = kLeadsToBroken.substr(0, kLeadsToBroken.find("transition_graph:"));
+  while (extra.find("leads-to-broken") != std::string::npos)
+    extra.replace(extra.find("leads-to-broken"), 15, "extra-entry");
+  write(kb.root / "entries/cuda/extra-entry.yaml", extra);
+  for (int i = 0; i < 3; ++i) REQUIRE(kbc("build " + kb.arg()).status == 0);
+  REQUIRE(fs::exists(spare / ".kbc-output"));  // the output before last, kept to be rewritten
+
+  // Change one entry, delete another, and plant in the spare a stray file and a symbolic link
+  // where the build will write: none of it may survive or be followed.
+  const fs::path entry = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
+  std::string text = read(entry);
+  text.replace(text.find("root_cause: '"), 13, "root_cause: 'Changed. ");
+  write(entry, text);
+  fs::remove(kb.root / "entries/cuda/extra-entry.yaml");
+  write(kb.root / "outside.txt", "untouched");
+  write(spare / "stray.txt", "stale");
+  fs::remove(spare / "kb.json");
+  fs::create_symlink(kb.root / "outside.txt", spare / "kb.json");
+
+  const Run rebuilt = kbc("build " + kb.arg());
+  INFO(rebuilt.output);
+  REQUIRE(rebuilt.status == 0);
+  REQUIRE(kbc("build " + kb.arg() + " --out " + (kb.root / "fresh").string()).status == 0);
+  CHECK(snapshot(dist) == snapshot(kb.root / "fresh"));
+  CHECK(read(kb.root / "outside.txt") == "untouched");
+  CHECK_FALSE(fs::is_symlink(dist / "kb.json"));
+  CHECK(read(dist / "api/cuda/cudnn-bn-epsilon-too-small.json").find("Changed. ") !=
+        std::string::npos);
+  CHECK(read(dist / "site/api/cuda/cudnn-bn-epsilon-too-small.json") ==
+        read(dist / "api/cuda/cudnn-bn-epsilon-too-small.json"));
+  CHECK_FALSE(fs::exists(dist / "site/en/entries/cuda/extra-entry.html"));
+  CHECK_FALSE(fs::exists(dist / "api/cuda/extra-entry.json"));
+  CHECK_FALSE(fs::exists(dist / "stray.txt"));
+}

@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "site/markdown_html.h"
 #include "site/search_index.h"
@@ -198,4 +199,23 @@ TEST_CASE("the not-found page gets a <base> only when the site has a base_url") 
   const kbc::SiteModel model({&a}, {"KB", "https://kb.example/"});
   CHECK(model.plain_page("404", zh, kStrings)["base_href"] == "https://kb.example/zh/");
   CHECK_FALSE(model.plain_page("search", zh, kStrings).contains("base_href"));
+}
+
+TEST_CASE("Markdown renders the same on several threads at once") {
+  const std::string text =
+      "~strike~ and ~~more~~ | a | b |\n|---|---|\n| 1 | 2 |\n\nwww.example.org";
+  const std::string expected = kbc::markdown_html(text);
+  CHECK(expected.find("<del>strike</del>") != std::string::npos);
+  std::vector<std::string> results(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < results.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 300; ++i) {
+        const std::string html = kbc::markdown_html(text);
+        if (html != expected) results[t] = html;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (const std::string& result : results) CHECK(result.empty());
 }
