@@ -41,7 +41,7 @@ namespace {
 struct EntryFiles {
   std::string id;
   nlohmann::ordered_json record;
-  std::string en, zh;
+  std::string json, en, zh;  // json: the record as api/<id>.json holds it
 };
 
 }  // namespace
@@ -66,6 +66,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
     for (std::size_t i = begin; i < end; ++i) {
       files[i].id = built[i]->id();
       files[i].record = published_record(*built[i]);
+      files[i].json = record_text(files[i].record);
       files[i].en = en.render(files[i].record);
       files[i].zh = zh.render(files[i].record);
     }
@@ -73,10 +74,16 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
 
   BuiltOutput out;
   std::vector<const nlohmann::ordered_json*> records;
-  nlohmann::ordered_json bundle = nlohmann::ordered_json::array();
+  // kb.json is the array of the records, each indented one level further than in api/.
+  std::string bundle = files.empty() ? "[]" : "[\n";
   for (EntryFiles& file : files) {
+    bundle += &file == &files.front() ? "  " : ",\n  ";
+    for (std::size_t k = 0; k + 1 < file.json.size(); ++k) {
+      bundle += file.json[k];
+      if (file.json[k] == '\n') bundle += "  ";
+    }
     // The site carries its own copies, so that site/ can be published on its own.
-    out.tree.add("api/" + file.id + ".json", record_text(file.record));
+    out.tree.add("api/" + file.id + ".json", std::move(file.json));
     out.tree.add("md/en/" + file.id + ".md", std::move(file.en));
     out.tree.add("md/zh/" + file.id + ".md", std::move(file.zh));
     for (const char* kind : {"api/", "md/en/", "md/zh/"}) {
@@ -85,11 +92,10 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
     }
     records.push_back(&file.record);
   }
+  out.tree.add("kb.json", bundle + (files.empty() ? "\n" : "\n]\n"));
   build_site(SiteModel(records, config), templates, out.tree);
   out.problems = check_site_links(out.tree);
-  for (EntryFiles& file : files) bundle.push_back(std::move(file.record));
   out.entries = files.size();
-  out.tree.add("kb.json", bundle.dump(2) + "\n");
   return out;
 }
 

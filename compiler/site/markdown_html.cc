@@ -5,6 +5,7 @@
 #include <cmark-gfm.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -68,12 +69,40 @@ std::string render(std::string_view markdown) {
   return out;
 }
 
+// True when cmark would render `text` as one paragraph holding just the text: a single line
+// with no character that Markdown, GFM or its autolinks give a meaning to. Most texts in a
+// knowledge base are like that, and skip the parser.
+bool is_plain_paragraph(std::string_view text) {
+  if (text.empty() || text.front() == ' ' || text.back() == ' ' || text.front() == '-' ||
+      (text.front() >= '0' && text.front() <= '9') || text.front() == '#')
+    return false;
+  if (text.find("://") != std::string_view::npos || text.find("www.") != std::string_view::npos)
+    return false;
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || std::strchr("\\`*_[]<>&~|@+", c)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-std::string markdown_html(std::string_view markdown) { return render(markdown); }
+std::string markdown_html_with_cmark(std::string_view markdown) { return render(markdown); }
+
+std::string markdown_html(std::string_view markdown) {
+  if (!is_plain_paragraph(markdown)) return render(markdown);
+  std::string html = "<p>";
+  html.reserve(markdown.size() + 8);
+  for (const char c : markdown) {
+    if (c == '"')
+      html += "&quot;";
+    else
+      html += c;
+  }
+  return html + "</p>\n";
+}
 
 std::string markdown_inline_html(std::string_view markdown) {
-  std::string html = render(markdown);
+  std::string html = markdown_html(markdown);
   while (!html.empty() && html.back() == '\n') html.pop_back();
   if (html.starts_with("<p>") && html.ends_with("</p>") && html.find("<p>", 3) == std::string::npos)
     return html.substr(3, html.size() - 7);

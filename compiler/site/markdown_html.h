@@ -12,6 +12,10 @@ namespace kbc {
 // Block Markdown (paragraphs, lists, code blocks...) to HTML.
 std::string markdown_html(std::string_view markdown);
 
+// The same, always through the parser. markdown_html skips it for text without Markdown in it;
+// tests hold the two to the same output.
+std::string markdown_html_with_cmark(std::string_view markdown);
+
 // One line of Markdown (a title, an action) to inline HTML: a lone paragraph loses its <p>.
 std::string markdown_inline_html(std::string_view markdown);
 

@@ -314,56 +314,71 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   add("schema/entry.schema.json", std::string(*schema));
 }
 
-Diagnostics check_site_links(const OutputTree& tree, std::string_view prefix) {
-  Diagnostics out;
-  for (const auto& [path, content] : tree.files()) {
-    if (!path.starts_with(prefix) || !path.ends_with(".html")) continue;
-    const std::string folder = path.substr(0, path.rfind('/') + 1);
-    for (const std::string_view attribute : {" href=\"", " src=\""}) {
-      for (std::size_t at = content.find(attribute); at != std::string::npos;
-           at = content.find(attribute, at + 1)) {
-        const std::size_t start = at + attribute.size();
-        const std::size_t end = content.find('"', start);
-        if (end == std::string::npos) break;
-        std::string target = content.substr(start, end - start);
-        if (target.empty() || target.starts_with('#') || target.find(':') < target.find('/') ||
-            target.starts_with("//"))
-          continue;  // a fragment, or an absolute URL (https:, mailto:): not ours to check
-        target = target.substr(0, target.find_first_of("?#"));
-        // Resolve against the page's folder.
-        std::vector<std::string> segments;
-        bool escaped = false;
-        std::string joined = folder + target;
-        std::size_t from = 0;
-        while (from <= joined.size()) {
-          std::size_t slash = joined.find('/', from);
-          if (slash == std::string::npos) slash = joined.size();
-          const std::string segment = joined.substr(from, slash - from);
-          if (segment == "..") {
-            if (segments.empty())
-              escaped = true;
-            else
-              segments.pop_back();
-          } else if (!segment.empty() && segment != ".") {
-            segments.push_back(segment);
-          }
-          from = slash + 1;
+namespace {
+
+void check_page_links(const OutputTree& tree, std::string_view prefix, const std::string& path,
+                      const std::string& content, Diagnostics& out) {
+  const std::string folder = path.substr(0, path.rfind('/') + 1);
+  for (const std::string_view attribute : {" href=\"", " src=\""}) {
+    for (std::size_t at = content.find(attribute); at != std::string::npos;
+         at = content.find(attribute, at + 1)) {
+      const std::size_t start = at + attribute.size();
+      const std::size_t end = content.find('"', start);
+      if (end == std::string::npos) break;
+      std::string target = content.substr(start, end - start);
+      if (target.empty() || target.starts_with('#') || target.find(':') < target.find('/') ||
+          target.starts_with("//"))
+        continue;  // a fragment, or an absolute URL (https:, mailto:): not ours to check
+      target = target.substr(0, target.find_first_of("?#"));
+      // Resolve against the page's folder.
+      std::vector<std::string> segments;
+      bool escaped = false;
+      std::string joined = folder + target;
+      std::size_t from = 0;
+      while (from <= joined.size()) {
+        std::size_t slash = joined.find('/', from);
+        if (slash == std::string::npos) slash = joined.size();
+        const std::string segment = joined.substr(from, slash - from);
+        if (segment == "..") {
+          if (segments.empty())
+            escaped = true;
+          else
+            segments.pop_back();
+        } else if (!segment.empty() && segment != ".") {
+          segments.push_back(segment);
         }
-        std::string resolved;
-        for (const std::string& segment : segments)
-          resolved += (resolved.empty() ? "" : "/") + segment;
-        if (target.ends_with('/') || resolved.empty()) resolved += "/index.html";
-        if (!escaped && resolved.starts_with(prefix) && tree.files().count(resolved)) continue;
-        const auto [line, column] = line_column_at(content, start);
-        out.push_back({path,
-                       {line, column},
-                       Severity::kError,
-                       "broken link to '" + content.substr(start, end - start) + "'",
-                       "site-link",
-                       ""});
+        from = slash + 1;
       }
+      std::string resolved;
+      for (const std::string& segment : segments)
+        resolved += (resolved.empty() ? "" : "/") + segment;
+      if (target.ends_with('/') || resolved.empty()) resolved += "/index.html";
+      if (!escaped && resolved.starts_with(prefix) && tree.files().count(resolved)) continue;
+      const auto [line, column] = line_column_at(content, start);
+      out.push_back({path,
+                     {line, column},
+                     Severity::kError,
+                     "broken link to '" + content.substr(start, end - start) + "'",
+                     "site-link",
+                     ""});
     }
   }
+}
+
+}  // namespace
+
+Diagnostics check_site_links(const OutputTree& tree, std::string_view prefix) {
+  std::vector<const std::pair<const std::string, std::string>*> pages;
+  for (const auto& file : tree.files()) {
+    if (file.first.starts_with(prefix) && file.first.ends_with(".html")) pages.push_back(&file);
+  }
+  std::vector<Diagnostics> found(pages.size());
+  parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+    for (std::size_t i = begin; i < end; ++i)
+      check_page_links(tree, prefix, pages[i]->first, pages[i]->second, found[i]);
+  });
+  Diagnostics out;
+  for (Diagnostics& page : found) out.insert(out.end(), page.begin(), page.end());
   return out;
 }
 

@@ -219,3 +219,37 @@ TEST_CASE("Markdown renders the same on several threads at once") {
   for (auto& thread : threads) thread.join();
   for (const std::string& result : results) CHECK(result.empty());
 }
+
+TEST_CASE("Markdown's shortcut for plain text gives exactly what cmark gives") {
+  // Every string over an alphabet of plain and meaningful characters, up to length 3, then
+  // longer random ones: whenever markdown_html takes its shortcut it must agree with cmark.
+  const std::string alphabet = "a Z0.:-'\"()!#=$%^{}\\`*_[]<>&~|@+w/\xe4\xb8\xad";
+  std::vector<std::string> texts = {"",
+                                    "a",
+                                    "Set eps=1e-5 (not 1e-6).",
+                                    "It's \"quoted\"",
+                                    "see https://x.org",
+                                    "www.example.org",
+                                    "1. first",
+                                    "# heading",
+                                    "- item",
+                                    "a  b",
+                                    "  lead",
+                                    "trail  "};
+  for (char a : alphabet)
+    for (char b : alphabet)
+      for (char c : alphabet) texts.push_back({a, b, c});
+  std::uint32_t seed = 12345;
+  for (int i = 0; i < 3000; ++i) {
+    std::string text;
+    for (int k = 0; k < 12; ++k) {
+      seed = seed * 1664525 + 1013904223;
+      text += alphabet[(seed >> 16) % alphabet.size()];
+    }
+    texts.push_back(text);
+  }
+  for (const std::string& text : texts) {
+    INFO(text);
+    CHECK(kbc::markdown_html(text) == kbc::markdown_html_with_cmark(text));
+  }
+}
