@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark: lints and builds a knowledge base and prints the median of 5 runs of each, the
-# peak memory, and what kbc lint reports (counts per rule).
+# Benchmark: lints and builds a knowledge base and prints the median of 5 runs of each (with
+# and without the parse cache, and the one-file lint a pre-commit hook runs), the peak memory,
+# the site's size, a comparison with Hugo when it is installed, and what kbc lint reports
+# (counts per rule).
 # Usage: bench/run.sh [KB_ROOT]   (default: ../shared/corpus/deadends, else a generated one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,13 +45,63 @@ peak_kb() {
 
 entries=$(find "$root/entries" -name '*.yaml' | wc -l)
 echo "knowledge base: $root ($entries entries, $(du -sh "$root/entries" | cut -f1))"
-echo "kbc lint          median of $runs: $(median "$kbc" lint --root "$root") s"
-echo "kbc build         median of $runs: $(median "$kbc" build --keep-going --root "$root" --out "$out/dist") s"
-echo "peak memory lint:  $(peak_kb "$kbc" lint --root "$root") KB"
-echo "peak memory build: $(peak_kb "$kbc" build --keep-going --root "$root" --out "$out/dist") KB"
-echo "output files: $(find "$out/dist" -type f | wc -l)"
+# A copy, so that kbc's parse cache (.kbc-cache/) is written there and not into $root.
+kb="$out/kb"
+mkdir -p "$kb"
+cp -r "$root/entries" "$kb/entries"
+[ -f "$root/kbc.yaml" ] && cp "$root/kbc.yaml" "$kb/"
+one_file=$(find "$kb/entries" -name '*.yaml' | sort | head -1)
+
+echo "kbc lint, no cache            median of $runs: $(median "$kbc" lint --no-cache --root "$kb") s"
+"$kbc" lint --root "$kb" >/dev/null || true # fills the cache
+echo "kbc lint, cache filled        median of $runs: $(median "$kbc" lint --root "$kb") s"
+echo "kbc lint ONE-FILE (pre-commit) median of $runs: $(median "$kbc" lint --root "$kb" "$one_file") s"
+start=$(date +%s.%N)
+"$kbc" build --keep-going --no-cache --root "$kb" --out "$out/first" >/dev/null 2>&1 || true
+echo "kbc build, first build into an empty folder, no cache (one run): $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }') s"
+echo "kbc build, no cache           median of $runs: $(median "$kbc" build --keep-going --no-cache --root "$kb" --out "$out/dist") s"
+kbc_build=$(median "$kbc" build --keep-going --root "$kb" --out "$out/dist")
+echo "kbc build, cache filled       median of $runs: $kbc_build s (bundle, records, Markdown and the site, both languages)"
+echo "peak memory lint:  $(peak_kb "$kbc" lint --no-cache --root "$kb") KB"
+echo "peak memory build: $(peak_kb "$kbc" build --keep-going --no-cache --root "$kb" --out "$out/dist") KB"
+echo "output files: $(find "$out/dist" -type f | wc -l) ($(find "$out/dist/site" -name '*.html' | wc -l) HTML pages in site/)"
+for lang in en zh; do
+  index="$out/dist/site/$lang/search-index.json"
+  [ -f "$index" ] && echo "search index $lang: $(wc -c <"$index") bytes, $(gzip -9 -c "$index" | wc -c) gzipped"
+done
+
+# Hugo, when installed: the same Markdown pages as a two-language Hugo site, for scale.
+if command -v hugo >/dev/null; then
+  site="$out/hugo"
+  mkdir -p "$site/layouts/_default" "$site/content"
+  cp -r "$out/dist/md/en" "$site/content/en"
+  cp -r "$out/dist/md/zh" "$site/content/zh"
+  cat >"$site/hugo.toml" <<'TOML'
+baseURL = "https://kb.example/"
+title = "kbc benchmark"
+defaultContentLanguage = "en"
+disableKinds = ["taxonomy", "term"]
+[languages.en]
+  contentDir = "content/en"
+  weight = 1
+[languages.zh]
+  contentDir = "content/zh"
+  weight = 2
+TOML
+  echo '<!DOCTYPE html><html lang="{{ .Site.Language.Lang }}"><head><meta charset="utf-8"><title>{{ .Title }}</title></head><body>{{ block "main" . }}{{ end }}</body></html>' \
+    >"$site/layouts/_default/baseof.html"
+  echo '{{ define "main" }}<main>{{ .Content }}</main>{{ end }}' >"$site/layouts/_default/single.html"
+  echo '{{ define "main" }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}' \
+    >"$site/layouts/_default/list.html"
+  pages=$(find "$site/content" -name '*.md' | wc -l)
+  hugo_time=$(median hugo --quiet -s "$site" -d "$out/hugo-public")
+  echo "hugo $(hugo version | grep -oE 'v[0-9.]+' | head -1) ($pages Markdown pages, 2 languages) median of $runs: $hugo_time s"
+  awk -v k="$kbc_build" -v h="$hugo_time" 'BEGIN { printf "kbc build / hugo: %.2f (below 1: kbc is faster, while also linting, writing the JSON and the search index)\n", k / h }'
+else
+  echo "hugo: not installed (apt-get install hugo) - no comparison"
+fi
 echo
 echo "kbc lint findings per rule:"
-"$kbc" lint --root "$root" | grep -oE '(error|warning): .*\[[a-z0-9-]+\]$' |
+"$kbc" lint --root "$kb" | grep -oE '(error|warning): .*\[[a-z0-9-]+\]$' |
   sed -E 's/^(error|warning): .*\[([a-z0-9-]+)\]$/\2 (\1)/' | sort | uniq -c | sort -rn
-"$kbc" lint --root "$root" | tail -1
+"$kbc" lint --root "$kb" | tail -1

@@ -13,14 +13,18 @@
 
 namespace kbc {
 
-CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root) {
+CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
+                                          const CheckOptions& options) {
   const auto schema_text = embedded_resource("schema/entry.schema.json");
   if (!schema_text) throw ToolError("the entry schema is missing from this build");
   const SchemaValidator schema(nlohmann::json::parse(*schema_text));
   CheckedKnowledgeBase checked;
   checked.config = load_config(fs, root, checked.diagnostics);
-  checked.kb = load_knowledge_base(fs, root, schema, checked.diagnostics);
-  Diagnostics findings = run_lint(checked.kb);
+  std::optional<ParseCache> cache;
+  if (options.cache) cache.emplace(root);
+  checked.kb =
+      load_knowledge_base(fs, root, schema, checked.diagnostics, cache ? &*cache : nullptr);
+  Diagnostics findings = run_lint(checked.kb, options.only);
   checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings.begin()),
                              std::make_move_iterator(findings.end()));
   sort_diagnostics(checked.diagnostics);

@@ -25,8 +25,15 @@ struct CheckedKnowledgeBase {
   Diagnostics diagnostics;  // sorted
 };
 
-// Loads, validates and lints the knowledge base at `root`.
-CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root);
+struct CheckOptions {
+  bool cache = false;          // use <root>/.kbc-cache (real file systems only)
+  std::set<std::string> only;  // when not empty: run the rules on these paths only
+};
+
+// Loads, validates and lints the knowledge base at `root`. With `only`, every entry is still
+// loaded (rules that look across entries see them all) but only those are checked.
+CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
+                                          const CheckOptions& options = {});
 
 struct BuiltOutput {
   OutputTree tree;

@@ -26,6 +26,9 @@ struct Diagnostic {
   std::string message;
   std::string rule;
   std::string excerpt;  // the source line, shown with a caret under `at.column`; may be empty
+  // The JSON pointer of the node at fault ("/dead_ends/0/action"); "" for the whole file. Last,
+  // and with an initializer, so that `{path, at, severity, message, rule, excerpt}` still works.
+  std::string pointer = {};
 };
 
 using Diagnostics = std::vector<Diagnostic>;

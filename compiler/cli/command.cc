@@ -1,7 +1,10 @@
 #include "cli/command.h"
 
+#include <algorithm>
+
 #include "base/diagnostic.h"
 #include "base/text.h"
+#include "cli/diagnostic_output.h"
 
 namespace kbc {
 namespace {
@@ -18,6 +21,20 @@ const OptionSpec* find_option(const Command& command, std::string_view name) {
   for (const OptionSpec& option : command.options) names.emplace_back(option.name);
   std::string message = "kbc " + std::string(command.name) + ": unknown option '" + name + "'";
   if (const auto suggestion = closest_match(name, names))
+    message += "; did you mean '" + *suggestion + "'?";
+  throw ToolError(message);
+}
+
+// A value outside an option's closed set of choices is a usage error, with a did-you-mean.
+void check_choice(const Command& command, const OptionSpec& option, const std::string& value) {
+  if (option.choices.empty()) return;
+  std::vector<std::string> choices(option.choices.begin(), option.choices.end());
+  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
+  std::string message =
+      "kbc " + std::string(command.name) + ": " + std::string(option.name) + " must be one of ";
+  for (std::size_t i = 0; i < choices.size(); ++i) message += (i ? ", " : "") + choices[i];
+  message += ", not '" + value + "'";
+  if (const auto suggestion = closest_match(value, choices))
     message += "; did you mean '" + *suggestion + "'?";
   throw ToolError(message);
 }
@@ -53,6 +70,8 @@ Arguments parse_arguments(const std::vector<std::string>& args, const Command& c
                       ")");
     }
   }
+  for (const auto& [name, value] : out.values)
+    check_choice(command, *find_option(command, name), value);
   return out;
 }
 
@@ -75,13 +94,24 @@ const std::vector<Command>& all_commands() {
   static const OptionSpec kRoot{"--root", "DIR",
                                 "the knowledge base (default: the current folder)"};
   static const OptionSpec kHelp{"--help", "", "show this help"};
+  static const OptionSpec kColor{"--color", "WHEN",
+                                 "auto (default: colour a terminal unless NO_COLOR is set), "
+                                 "always or never",
+                                 kColorModeNames};
+  static const OptionSpec kNoCache{"--no-cache", "",
+                                   "parse every file again instead of using .kbc-cache/"};
   static const std::vector<Command> kCommands = {
       {"lint",
        "[FILE...]",
        "Checks every entry against the schema and the lint rules. With FILE arguments, reports\n"
        "on those files only; rules that look across entries still see the whole knowledge base.\n"
        "Exit status: 0 clean (warnings allowed), 1 errors, 2 usage or tool failure.",
-       {kRoot, {"--list-rules", "", "print every rule id, its severity and summary"}, kHelp},
+       {kRoot,
+        {"--list-rules", "", "print every rule id, its severity and summary"},
+        kNoCache,
+        {"--format", "FORMAT", "text (default), json, sarif or github", kOutputFormatNames},
+        kColor,
+        kHelp},
        run_lint},
       {"build",
        "",
@@ -92,6 +122,8 @@ const std::vector<Command>& all_commands() {
         {"--out", "DIR", "output folder (default: dist/ under the root)"},
         {"--base-url", "URL", "absolute URL of the published site (overrides kbc.yaml)"},
         {"--keep-going", "", "leave out entries with errors, build the rest, still exit 1"},
+        kNoCache,
+        kColor,
         kHelp},
        run_build},
       {"import",
@@ -99,6 +131,16 @@ const std::vector<Command>& all_commands() {
        "Turns published JSON records (one record, or a bundle of them) into entries/<id>.yaml.",
        {kRoot, {"--force", "", "overwrite entries that already exist"}, kHelp},
        run_import},
+      {"new",
+       "<id>",
+       "Scaffolds a new entry, entries/<id>.yaml, from templates/entry.yaml.mustache and prints\n"
+       "its path. Every required key is there, with placeholders that kbc lint reports until\n"
+       "they are filled in; the optional keys are commented out. Never overwrites a file.",
+       {kRoot,
+        {"--date", "YYYY-MM-DD",
+         "first_seen, last_confirmed, last_updated (default: placeholders)"},
+        kHelp},
+       run_new},
   };
   return kCommands;
 }

@@ -15,6 +15,7 @@ struct OptionSpec {
   std::string_view name;   // "--root"
   std::string_view value;  // "DIR", or empty for a flag
   std::string_view help;
+  std::vector<std::string_view> choices = {};  // when not empty, the only values it accepts
 };
 
 struct Arguments {
@@ -46,6 +47,7 @@ std::string command_help(const Command& command);
 int run_lint(const Arguments& arguments);
 int run_build(const Arguments& arguments);
 int run_import(const Arguments& arguments);
+int run_new(const Arguments& arguments);
 
 const std::vector<Command>& all_commands();
 

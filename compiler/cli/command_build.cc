@@ -1,10 +1,23 @@
-// `kbc build [--root DIR] [--out DIR] [--base-url URL] [--keep-going]`
+// `kbc build [--root DIR] [--out DIR] [--base-url URL] [--keep-going] [--color WHEN]`
+#include <unistd.h>
+
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/diagnostic_output.h"
 #include "pipeline.h"
 
 namespace kbc {
+namespace {
+
+// To stderr, as lint's text; with `source`, each with its source line read from there.
+void print_diagnostics(Diagnostics diagnostics, bool color, const FileSystem* source,
+                       const std::string& root) {
+  if (source) attach_source_lines(diagnostics, *source, root);
+  std::cerr << format_text_diagnostics(diagnostics, color);
+}
+
+}  // namespace
 
 int run_build(const Arguments& arguments) {
   if (!arguments.positional.empty())
@@ -12,8 +25,11 @@ int run_build(const Arguments& arguments) {
   const std::string root = arguments.value_or("--root", ".");
   const std::string out_dir = arguments.value_or("--out", join_path(root, "dist"));
   const RealFileSystem fs;
-  const CheckedKnowledgeBase checked = check_knowledge_base(fs, root);
-  for (const Diagnostic& d : checked.diagnostics) std::cerr << format_diagnostic(d);
+  const CheckedKnowledgeBase checked =
+      check_knowledge_base(fs, root, {!arguments.has("--no-cache"), {}});
+  const bool color =
+      use_color_on(*parse_color_mode(arguments.value_or("--color", "auto")), STDERR_FILENO);
+  print_diagnostics(checked.diagnostics, color, is_terminal(STDERR_FILENO) ? &fs : nullptr, root);
   const std::set<std::string> failed = paths_with_errors(checked.diagnostics);
   if (!failed.empty() && !arguments.has("--keep-going")) {
     std::cerr << "kbc build: " << failed.size() << " file(s) with errors; " << out_dir
@@ -30,7 +46,7 @@ int run_build(const Arguments& arguments) {
   }
   const BuiltOutput built = emit_outputs(checked.kb, failed, TemplateSet(fs, root), config);
   if (!built.problems.empty()) {
-    for (const Diagnostic& d : built.problems) std::cerr << format_diagnostic(d);
+    print_diagnostics(built.problems, color, nullptr, root);  // paths in the output: no source
     std::cerr << "kbc build: " << built.problems.size() << " broken link(s) in the site; "
               << out_dir << " left unchanged\n";
     return 1;

@@ -1,9 +1,12 @@
-// `kbc lint [--root DIR] [--list-rules] [FILE...]`
+// `kbc lint [--root DIR] [--list-rules] [--format FORMAT] [--color WHEN] [FILE...]`
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 #include <set>
 
 #include "cli/command.h"
+#include "cli/diagnostic_output.h"
 #include "lint/rule.h"
 #include "pipeline.h"
 
@@ -40,8 +43,23 @@ std::set<std::string> selected_paths(const std::vector<std::string>& files,
   return paths;
 }
 
-std::string plural(int count, const char* word) {
-  return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
+// The findings in the form --format asks for. Text shows each finding's source line when it
+// goes to a terminal, and colours as --color says.
+std::string lint_output(const Arguments& arguments, Diagnostics& shown, std::size_t files,
+                        const FileSystem& fs, const std::string& root) {
+  switch (*parse_output_format(arguments.value_or("--format", "text"))) {
+    case OutputFormat::kJson:
+      return format_json(shown, files);
+    case OutputFormat::kSarif:
+      return format_sarif(shown, all_rules(), kbc_tool_info());
+    case OutputFormat::kGithub:
+      return format_github(shown, files);
+    case OutputFormat::kText:
+      break;
+  }
+  if (is_terminal(STDOUT_FILENO)) attach_source_lines(shown, fs, root);
+  const ColorMode color = *parse_color_mode(arguments.value_or("--color", "auto"));
+  return format_text(shown, files, use_color_on(color, STDOUT_FILENO));
 }
 
 }  // namespace
@@ -51,18 +69,15 @@ int run_lint(const Arguments& arguments) {
   const std::string root = arguments.value_or("--root", ".");
   const std::set<std::string> only = selected_paths(arguments.positional, root);
   const RealFileSystem fs;
-  CheckedKnowledgeBase checked = check_knowledge_base(fs, root);
+  CheckedKnowledgeBase checked =
+      check_knowledge_base(fs, root, {!arguments.has("--no-cache"), only});
   Diagnostics shown;
   for (Diagnostic& d : checked.diagnostics) {
     if (only.empty() || only.count(d.path)) shown.push_back(std::move(d));
   }
-  for (const Diagnostic& d : shown) std::cout << format_diagnostic(d);
-  const int errors = count_severity(shown, Severity::kError);
-  const int warnings = count_severity(shown, Severity::kWarning);
   const std::size_t checked_files = only.empty() ? checked.kb.file_ids.size() : only.size();
-  std::cout << plural(errors, "error") << ", " << plural(warnings, "warning") << " in "
-            << plural(static_cast<int>(checked_files), "file") << "\n";
-  return errors > 0 ? 1 : 0;
+  std::cout << lint_output(arguments, shown, checked_files, fs, root);
+  return count_severity(shown, Severity::kError) > 0 ? 1 : 0;
 }
 
 }  // namespace kbc

@@ -8,12 +8,12 @@ namespace kbc {
 
 void Reporter::at_value(const Entry& entry, std::string_view pointer, std::string message) {
   out_.push_back({entry.path, entry.value_at(pointer), rule_.severity, std::move(message),
-                  std::string(rule_.id), ""});
+                  std::string(rule_.id), "", std::string(pointer)});
 }
 
 void Reporter::at_key(const Entry& entry, std::string_view pointer, std::string message) {
   out_.push_back({entry.path, entry.key_at(pointer), rule_.severity, std::move(message),
-                  std::string(rule_.id), ""});
+                  std::string(rule_.id), "", std::string(pointer)});
 }
 
 namespace {
@@ -53,12 +53,14 @@ std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
 
 }  // namespace
 
-Diagnostics run_lint(const KnowledgeBase& kb) {
+Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only) {
+  const auto checked = [&](const Entry& entry) { return only.empty() || only.count(entry.path); };
   std::vector<std::optional<std::string_view>> patterns;
   for (const Entry& entry : kb.entries) {
     const auto* regex = entry.find("/regex");
-    patterns.push_back(regex && regex->is_string() ? std::optional(entry.text("/regex"))
-                                                   : std::nullopt);
+    patterns.push_back(regex && regex->is_string() && checked(entry)
+                           ? std::optional(entry.text("/regex"))
+                           : std::nullopt);
   }
   const RegexIndex regexes(patterns);
   const auto hits = cross_entry_hits(kb, regexes);
@@ -71,7 +73,9 @@ Diagnostics run_lint(const KnowledgeBase& kb) {
     for (const Rule& rule : all_rules()) {
       if (!rule.check) continue;
       Reporter reporter(rule, found);
-      for (std::size_t i = begin; i < end; ++i) rule.check(kb.entries[i], context, reporter);
+      for (std::size_t i = begin; i < end; ++i) {
+        if (checked(kb.entries[i])) rule.check(kb.entries[i], context, reporter);
+      }
     }
   });
   Diagnostics out;

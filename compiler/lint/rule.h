@@ -6,6 +6,7 @@
 // `kbc lint --list-rules` and the README show every id a diagnostic can carry.
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,7 +60,9 @@ class Reporter {
 // Every rule, in the order --list-rules prints them.
 const std::vector<Rule>& all_rules();
 
-// Runs every rule over every entry.
-Diagnostics run_lint(const KnowledgeBase& kb);
+// Runs every rule over every entry, or over the entries whose path is in `only` when it is not
+// empty (their regexes are then the only ones compiled: the cross-entry rules report on the
+// entry whose regex matches, so the others' regexes are not needed).
+Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only = {});
 
 }  // namespace kbc

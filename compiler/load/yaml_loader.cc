@@ -1,5 +1,7 @@
 #include "load/yaml_loader.h"
 
+#include <cstring>
+
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -272,11 +274,12 @@ class TreeBuilder final : public YAML::EventHandler {
   }
 
   void report_duplicate(const Frame& map) {
-    const Location first = sources_.find(pointer_append(map.pointer, map.key)).key;
+    const std::string pointer = pointer_append(map.pointer, map.key);
+    const Location first = sources_.find(pointer).key;
     out_.push_back({path_, map.key_at, Severity::kError,
                     "duplicate key '" + map.key + "' (first defined at line " +
                         std::to_string(first.line) + ")",
-                    "yaml-duplicate-key", ""});
+                    "yaml-duplicate-key", "", pointer});
   }
 
   const std::string& path_;
@@ -386,6 +389,7 @@ std::vector<std::string> split_pointer(std::string_view pointer) {
 }
 
 NodeSource SourceMap::find(std::string_view pointer) const {
+  unpack_once();
   std::string key(pointer);
   while (true) {
     if (const auto it = nodes_.find(key); it != nodes_.end()) return it->second;
@@ -393,6 +397,89 @@ NodeSource SourceMap::find(std::string_view pointer) const {
     if (slash == std::string::npos) return {};
     key.resize(slash);
   }
+}
+
+SourceMap::SourceMap(const SourceMap& other) {
+  other.unpack_once();
+  nodes_ = other.nodes_;
+}
+
+SourceMap& SourceMap::operator=(const SourceMap& other) {
+  if (this != &other) *this = SourceMap(other);
+  return *this;
+}
+
+SourceMap::SourceMap(SourceMap&& other) noexcept
+    : nodes_(std::move(other.nodes_)),
+      packed_(std::move(other.packed_)),
+      unpacked_(std::move(other.unpacked_)) {
+  other.unpacked_ = std::make_unique<std::once_flag>();
+}
+
+SourceMap& SourceMap::operator=(SourceMap&& other) noexcept {
+  nodes_ = std::move(other.nodes_);
+  packed_ = std::move(other.packed_);
+  unpacked_ = std::move(other.unpacked_);
+  other.unpacked_ = std::make_unique<std::once_flag>();
+  return *this;
+}
+
+namespace {
+
+void put_int(std::string& out, std::int32_t value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+std::int32_t get_int(std::string_view bytes, std::size_t& at) {
+  std::int32_t value = 0;
+  if (at + sizeof value > bytes.size()) throw std::out_of_range("truncated source map");
+  std::memcpy(&value, bytes.data() + at, sizeof value);
+  at += sizeof value;
+  return value;
+}
+
+}  // namespace
+
+std::string SourceMap::pack() const {
+  unpack_once();
+  std::string out;
+  for (const auto& [pointer, source] : nodes_) {
+    put_int(out, static_cast<std::int32_t>(pointer.size()));
+    out += pointer;
+    for (int value : {source.key.line, source.key.column, source.value.line, source.value.column})
+      put_int(out, value);
+  }
+  return out;
+}
+
+SourceMap SourceMap::unpack(std::string bytes) {
+  SourceMap map;
+  map.packed_ = std::move(bytes);
+  return map;
+}
+
+void SourceMap::unpack_once() const {
+  std::call_once(*unpacked_, [this] {
+    const std::string_view bytes = packed_;
+    try {
+      for (std::size_t at = 0; at < bytes.size();) {
+        const auto length = static_cast<std::size_t>(get_int(bytes, at));
+        if (at + length > bytes.size()) break;
+        std::string pointer(bytes.substr(at, length));
+        at += length;
+        NodeSource source;
+        source.key.line = get_int(bytes, at);
+        source.key.column = get_int(bytes, at);
+        source.value.line = get_int(bytes, at);
+        source.value.column = get_int(bytes, at);
+        nodes_.emplace(std::move(pointer), source);
+      }
+    } catch (const std::out_of_range&) {
+      // A damaged map gives "the whole file" positions, never a crash.
+    }
+    packed_.clear();
+    packed_.shrink_to_fit();
+  });
 }
 
 std::optional<YamlDocument> load_yaml(const std::string& path, std::string_view text,

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,12 +36,27 @@ struct NodeSource {
 
 class SourceMap {
  public:
+  SourceMap() = default;
+  SourceMap(const SourceMap& other);
+  SourceMap& operator=(const SourceMap& other);
+  SourceMap(SourceMap&& other) noexcept;
+  SourceMap& operator=(SourceMap&& other) noexcept;
+
   void set(std::string pointer, NodeSource source) { nodes_[std::move(pointer)] = source; }
   // The position of the node at `pointer`, falling back to its nearest ancestor.
   NodeSource find(std::string_view pointer) const;
 
+  // The map as one compact byte string, and back, for the parse cache. A map made from bytes
+  // unpacks them on its first find(): most cached entries are never asked.
+  std::string pack() const;
+  static SourceMap unpack(std::string bytes);
+
  private:
-  std::unordered_map<std::string, NodeSource> nodes_;
+  void unpack_once() const;
+
+  mutable std::unordered_map<std::string, NodeSource> nodes_;
+  mutable std::string packed_;  // not yet unpacked into nodes_
+  mutable std::unique_ptr<std::once_flag> unpacked_ = std::make_unique<std::once_flag>();
 };
 
 struct YamlDocument {

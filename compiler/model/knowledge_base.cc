@@ -16,7 +16,7 @@ namespace {
 
 std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
                                 const std::string& path, const SchemaValidator& schema,
-                                Diagnostics& out) {
+                                Diagnostics& out, ParseCache* cache) {
   const std::string file = join_path(root, path);
   const auto bytes = fs.size(file);
   if (bytes && *bytes > kMaxFileBytes) {  // refuse before reading it into memory
@@ -29,18 +29,30 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
                    ""});
     return std::nullopt;
   }
-  auto document = load_yaml(path, fs.read(file), out);
-  if (!document) return std::nullopt;
-  Entry entry{path, id_from_entry_path(path), std::move(document->value),
-              std::move(document->sources)};
-  entry.shape_ok = schema.validate(path, entry.data, entry.sources, out);
-  return entry;
+  const std::string text = fs.read(file);
+  if (cache) {
+    if (auto stored = cache->find(path, text)) {
+      out.insert(out.end(), stored->diagnostics.begin(), stored->diagnostics.end());
+      return std::move(stored->entry);
+    }
+  }
+  ParseCache::Result result;
+  if (auto document = load_yaml(path, text, result.diagnostics)) {
+    result.entry = Entry{path, id_from_entry_path(path), std::move(document->value),
+                         std::move(document->sources)};
+    result.entry->shape_ok =
+        schema.validate(path, result.entry->data, result.entry->sources, result.diagnostics);
+  }
+  if (cache) cache->store(path, text, result);
+  out.insert(out.end(), result.diagnostics.begin(), result.diagnostics.end());
+  return std::move(result.entry);
 }
 
 }  // namespace
 
 KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
-                                  const SchemaValidator& schema, Diagnostics& out) {
+                                  const SchemaValidator& schema, Diagnostics& out,
+                                  ParseCache* cache) {
   const std::string entries_dir = join_path(root, "entries");
   if (!fs.is_directory(entries_dir)) {
     throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
@@ -53,7 +65,7 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
   parallel_slices(files.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     try {
       for (std::size_t i = begin; i < end; ++i) {
-        loaded[i] = load_entry(fs, root, "entries/" + files[i], schema, found[i]);
+        loaded[i] = load_entry(fs, root, "entries/" + files[i], schema, found[i], cache);
       }
     } catch (...) {
       const std::lock_guard lock(failure_mutex);
@@ -61,6 +73,7 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
     }
   });
   if (failure) std::rethrow_exception(failure);
+  if (cache) cache->prune();
   KnowledgeBase kb;
   for (std::size_t i = 0; i < files.size(); ++i) {
     kb.file_ids.insert(id_from_entry_path("entries/" + files[i]));

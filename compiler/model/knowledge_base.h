@@ -13,6 +13,7 @@
 #include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "model/entry.h"
+#include "model/parse_cache.h"
 #include "validate/schema_validator.h"
 
 namespace kbc {
@@ -27,7 +28,9 @@ struct KnowledgeBase {
 };
 
 // Discovers and loads <root>/entries/**.yaml. Throws ToolError when there is no entries folder.
+// With a cache, files whose result it holds are not parsed again, and new results are stored.
 KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
-                                  const SchemaValidator& schema, Diagnostics& out);
+                                  const SchemaValidator& schema, Diagnostics& out,
+                                  ParseCache* cache = nullptr);
 
 }  // namespace kbc

@@ -182,8 +182,8 @@ class UnknownKeyWalker {
     std::string message = "unknown key '" + key + "'";
     if (const auto suggestion = closest_match(key, known))
       message += "; did you mean '" + *suggestion + "'?";
-    out_.push_back(
-        {path_, sources_.find(pointer).key, Severity::kError, message, "schema-unknown-key", ""});
+    out_.push_back({path_, sources_.find(pointer).key, Severity::kError, message,
+                    "schema-unknown-key", "", pointer});
   }
 
   const SchemaValidator& validator_;
@@ -210,6 +210,7 @@ bool SchemaValidator::validate(const std::string& path, const json& value, const
     const json* node = value.contains(json_pointer) ? &value.at(json_pointer) : nullptr;
     const json* schema = subschema_at(pointer);
     std::string message = error.description;
+    std::string at_fault = pointer;  // for a missing key, the key's own pointer
     const std::string name = display_name(pointer);
     if (error.description.starts_with("Value type not permitted") && schema && node) {
       message = name + " must be " + expected_types(*schema) + ", not " + describe_value(*node);
@@ -224,6 +225,7 @@ bool SchemaValidator::validate(const std::string& path, const json& value, const
       const std::string key =
           error.description.substr(quote + 1, error.description.rfind('\'') - quote - 1);
       message = "missing required key '" + key + "'" + (pointer.empty() ? "" : " in " + name);
+      at_fault = pointer_append(pointer, key);
     } else if (error.description.starts_with("Failed to match regex") && schema && node) {
       message = name + " " + describe_value(*node) + " does not match the pattern " +
                 schema->at("pattern").get<std::string>();
@@ -239,7 +241,8 @@ bool SchemaValidator::validate(const std::string& path, const json& value, const
     } else {
       message = name + ": " + error.description;
     }
-    out.push_back({path, sources.find(pointer).value, Severity::kError, message, "schema", ""});
+    out.push_back(
+        {path, sources.find(pointer).value, Severity::kError, message, "schema", "", at_fault});
   }
   return out.size() == before;
 }

@@ -1,14 +1,19 @@
 // End-to-end tests: the real kbc binary on knowledge bases made in temporary folders.
+#include <pty.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
+#include <yaml-cpp/yaml.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -405,4 +410,449 @@ TEST_CASE("a rebuild recycles the previous output and ends up exactly like a fre
   CHECK_FALSE(fs::exists(dist / "site/en/entries/cuda/extra-entry.html"));
   CHECK_FALSE(fs::exists(dist / "api/cuda/extra-entry.json"));
   CHECK_FALSE(fs::exists(dist / "stray.txt"));
+}
+
+namespace {
+
+// kBroken with a key the schema does not know, on its last line (21).
+const std::string kBrokenWithUnknownKey = kBroken + "extra_key: 1\n";
+
+const std::string kBlankAction = "dead_ends[0] has a blank action: name the fix that does not work";
+
+// Runs kbc with stdout and stderr on a pseudo-terminal, as in an interactive shell, with
+// NO_COLOR set to `no_color` (unset when empty) and TERM=xterm. Newlines come back as "\n".
+Run kbc_on_terminal(const std::vector<std::string>& args, const std::string& no_color) {
+  std::vector<std::string> words = {KBC_BINARY};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  int terminal = -1;
+  const pid_t pid = forkpty(&terminal, nullptr, nullptr, nullptr);
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (no_color.empty()) {
+      unsetenv("NO_COLOR");
+    } else {
+      setenv("NO_COLOR", no_color.c_str(), 1);
+    }
+    setenv("TERM", "xterm", 1);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  std::string output;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(terminal, buffer, sizeof buffer)) > 0;) output.append(buffer, n);
+  close(terminal);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  output.erase(std::remove(output.begin(), output.end(), '\r'), output.end());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("lint --format json prints one document with pointers, from the cache too") {
+  TempKb kb;
+  write(kb.root / "entries/cuda/broken-entry.yaml", kBrokenWithUnknownKey);
+  for (const char* pass : {"first run", "second run, from the parse cache"}) {
+    INFO(pass);
+    const Run run = kbc("lint --format json " + kb.arg());
+    CHECK(run.status == 1);
+    const auto out = nlohmann::json::parse(run.output);  // nothing else on stdout or stderr
+    CHECK(out["version"] == 1);
+    const auto& diagnostics = out["diagnostics"];
+    const auto is = [&](const char* rule) {
+      return std::find_if(diagnostics.begin(), diagnostics.end(),
+                          [&](const auto& d) { return d["rule"] == rule; });
+    };
+    REQUIRE(is("entry-blank-text") != diagnostics.end());
+    const auto& blank = *is("entry-blank-text");
+    CHECK(blank["path"] == "entries/cuda/broken-entry.yaml");
+    CHECK(blank["line"] == 8);
+    CHECK(blank["column"] == 11);
+    CHECK(blank["severity"] == "error");
+    CHECK(blank["message"] == kBlankAction);
+    CHECK(blank["pointer"] == "/dead_ends/0/action");
+    REQUIRE(is("schema-unknown-key") != diagnostics.end());
+    CHECK((*is("schema-unknown-key"))["line"] == 21);
+    CHECK((*is("schema-unknown-key"))["pointer"] == "/extra_key");
+    int errors = 0;
+    for (const auto& d : diagnostics) errors += d["severity"] == "error";
+    CHECK(out["summary"]["errors"] == errors);
+    CHECK(out["summary"]["warnings"] == static_cast<int>(diagnostics.size()) - errors);
+    std::size_t files = 0;
+    for (const auto& [path, text] : snapshot(kb.root / "entries")) files += path.ends_with(".yaml");
+    CHECK(out["summary"]["files"] == files);
+  }
+}
+
+TEST_CASE("lint --format sarif names every rule and points each result at its rule and line") {
+  TempKb kb;
+  write(kb.root / "entries/cuda/broken-entry.yaml", kBrokenWithUnknownKey);
+  const Run run = kbc("lint --format sarif " + kb.arg());
+  CHECK(run.status == 1);
+  const auto log = nlohmann::json::parse(run.output);
+  CHECK(log["version"] == "2.1.0");
+  CHECK(log["$schema"] == "https://json.schemastore.org/sarif-2.1.0.json");
+  REQUIRE(log["runs"].size() == 1);
+  const auto& driver = log["runs"][0]["tool"]["driver"];
+  CHECK(driver["name"] == "kbc");
+  CHECK(driver["version"].get<std::string>().find('.') != std::string::npos);
+  const auto listed = lines_of(kbc("lint --list-rules").output);
+  REQUIRE(driver["rules"].size() == listed.size());
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    const std::string id = driver["rules"][i]["id"];
+    CHECK(listed[i].starts_with(id + " "));
+    CHECK(listed[i].find(driver["rules"][i]["shortDescription"]["text"].get<std::string>()) !=
+          std::string::npos);
+  }
+  const auto& results = log["runs"][0]["results"];
+  REQUIRE_FALSE(results.empty());
+  bool found = false;
+  for (const auto& result : results) {
+    CHECK(driver["rules"][result["ruleIndex"].get<std::size_t>()]["id"] == result["ruleId"]);
+    if (result["ruleId"] != "entry-blank-text") continue;
+    found = true;
+    CHECK(result["level"] == "error");
+    CHECK(result["message"]["text"] == kBlankAction);
+    const auto& location = result["locations"][0]["physicalLocation"];
+    CHECK(location["artifactLocation"]["uri"] == "entries/cuda/broken-entry.yaml");
+    CHECK(location["artifactLocation"]["uriBaseId"] == "%SRCROOT%");
+    CHECK(location["region"]["startLine"] == 8);
+    CHECK(location["region"]["startColumn"] == 11);
+  }
+  CHECK(found);
+}
+
+TEST_CASE("lint --format github prints a workflow command per finding, then the summary") {
+  TempKb kb;
+  write(kb.root / "entries/cuda/broken-entry.yaml", kBrokenWithUnknownKey);
+  const Run run = kbc("lint --format=github " + kb.arg());
+  CHECK(run.status == 1);
+  const auto lines = lines_of(run.output);
+  REQUIRE(lines.size() >= 3);
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+    INFO(lines[i]);
+    CHECK((lines[i].starts_with("::error file=") || lines[i].starts_with("::warning file=")));
+  }
+  CHECK(std::count(lines.begin(), lines.end(),
+                   "::error file=entries/cuda/broken-entry.yaml,line=8,col=11,"
+                   "title=entry-blank-text::" +
+                       kBlankAction) == 1);
+  CHECK(std::count(lines.begin(), lines.end(),
+                   "::error file=entries/cuda/broken-entry.yaml,line=21,col=1,"
+                   "title=schema-unknown-key::unknown key 'extra_key'") == 1);
+  CHECK(lines.back().find(" errors, ") != std::string::npos);
+  CHECK(lines.back().starts_with("::") == false);
+}
+
+TEST_CASE("lint and build refuse a --format or --color they do not know, with a did-you-mean") {
+  const Run format = kbc("lint --format srif");
+  CHECK(format.status == 2);
+  CHECK(format.output.find("did you mean 'sarif'") != std::string::npos);
+  const Run color = kbc("lint --color=alwys");
+  CHECK(color.status == 2);
+  CHECK(color.output.find("did you mean 'always'") != std::string::npos);
+  CHECK(kbc("build --color sometimes").status == 2);
+  CHECK(kbc("build --format json").status == 2);  // --format is lint's alone
+  CHECK(kbc("lint --help").output.find("--format FORMAT") != std::string::npos);
+}
+
+TEST_CASE("in a pipe text stays plain unless --color always; no source lines either way") {
+  TempKb kb;
+  write(kb.root / "entries/cuda/broken-entry.yaml", kBroken);
+  const std::string heading =
+      "entries/cuda/broken-entry.yaml:8:11: error: " + kBlankAction + " [entry-blank-text]\n";
+  const Run plain = kbc("lint " + kb.arg());
+  CHECK(plain.status == 1);
+  CHECK(plain.output.find('\x1b') == std::string::npos);
+  const std::size_t at = plain.output.find(heading);
+  REQUIRE(at != std::string::npos);
+  CHECK(plain.output.substr(at + heading.size(), 2) != "  ");  // no source line below it
+  CHECK(plain.output == kbc("lint --color never --format text " + kb.arg()).output);
+  const Run colored = kbc("lint --color always " + kb.arg());
+  CHECK(colored.output.find("\x1b[1mentries/cuda/broken-entry.yaml:8:11:\x1b[0m "
+                            "\x1b[1;31merror:\x1b[0m " +
+                            kBlankAction) != std::string::npos);
+  CHECK(colored.output.find("- action: ''") == std::string::npos);
+  const Run build = kbc("build --color always " + kb.arg());
+  CHECK(build.status == 1);
+  CHECK(build.output.find("\x1b[1;31merror:\x1b[0m " + kBlankAction) != std::string::npos);
+}
+
+TEST_CASE("on a terminal text shows every finding's source line, coloured unless NO_COLOR") {
+  TempKb kb;
+  write(kb.root / "entries/cuda/broken-entry.yaml", kBroken);
+  const std::string source = "  - action: ''\n            ^\n";  // the caret under column 11
+  const Run colored = kbc_on_terminal({"lint", "--root", kb.root.string()}, "");
+  CHECK(colored.status == 1);
+  CHECK(colored.output.find("\x1b[1;31merror:\x1b[0m " + kBlankAction) != std::string::npos);
+  CHECK(colored.output.find("  - action: ''\n            \x1b[1;32m^\x1b[0m\n") !=
+        std::string::npos);
+  const Run plain = kbc_on_terminal({"lint", "--root", kb.root.string()}, "1");
+  CHECK(plain.status == 1);
+  CHECK(plain.output.find('\x1b') == std::string::npos);
+  CHECK(plain.output.find(kBlankAction + " [entry-blank-text]\n" + source) != std::string::npos);
+  const Run forced = kbc_on_terminal({"lint", "--color=always", "--root", kb.root.string()}, "1");
+  CHECK(forced.output.find("\x1b[1;31merror:") != std::string::npos);
+  const Run build = kbc_on_terminal({"build", "--root", kb.root.string()}, "1");
+  CHECK(build.status == 1);
+  CHECK(build.output.find(kBlankAction + " [entry-blank-text]\n" + source) != std::string::npos);
+}
+
+TEST_CASE("the parse cache never changes what lint reports: edits, renames, deletions, damage") {
+  TempKb kb;
+  const auto same_as_uncached = [&](const std::string& files = "") {
+    const Run cached = kbc("lint " + kb.arg() + files);
+    const Run uncached = kbc("lint --no-cache " + kb.arg() + files);
+    INFO(cached.output);
+    CHECK(cached.status == uncached.status);
+    CHECK(cached.output == uncached.output);
+    return cached;
+  };
+  CHECK(same_as_uncached().status == 0);
+  REQUIRE(fs::is_directory(kb.root / ".kbc-cache"));
+  CHECK(read(kb.root / ".kbc-cache/.gitignore") == "*\n");
+
+  // An edit that breaks an entry.
+  const fs::path entry = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
+  const std::string original = read(entry);
+  std::string broken = original;
+  broken.replace(broken.find("fail_rate: 0.3"), 14, "fail_rate: 3.0");
+  write(entry, broken);
+  const Run edited = same_as_uncached();
+  CHECK(edited.status == 1);
+  CHECK(edited.output.find("[schema]") != std::string::npos);
+  // Back to the original bytes: the old result is valid again.
+  write(entry, original);
+  CHECK(same_as_uncached().status == 0);
+
+  // A rename: same bytes under another path, so another id-path result.
+  const fs::path renamed = kb.root / "entries/cuda/renamed.yaml";
+  fs::rename(entry, renamed);
+  const Run moved = same_as_uncached();
+  CHECK(moved.output.find("entries/cuda/renamed.yaml:1:5: error:") != std::string::npos);
+  fs::rename(renamed, entry);
+
+  // A deletion of an entry others link to.
+  const std::string zero_batch =
+      read(kb.root / "entries/tensorflow/cudnn-bad-param-zero-batch.yaml");
+  fs::remove(kb.root / "entries/tensorflow/cudnn-bad-param-zero-batch.yaml");
+  CHECK(same_as_uncached().output.find("[xref-unknown]") != std::string::npos);
+  write(kb.root / "entries/tensorflow/cudnn-bad-param-zero-batch.yaml", zero_batch);
+
+  // Damaged cache files are misses, not crashes.
+  for (const auto& item : fs::recursive_directory_iterator(kb.root / ".kbc-cache")) {
+    if (item.is_regular_file() && item.path().filename() != ".gitignore")
+      write(item.path(), "\x9f garbage");
+  }
+  CHECK(same_as_uncached().status == 0);
+  // With FILE arguments, the cross-entry rules still see every entry.
+  write(entry, broken);
+  CHECK(same_as_uncached(" " + entry.string()).status == 1);
+}
+
+namespace {
+
+// The lines of `text`, without "path:line:col: " where a line has it.
+std::vector<std::string> without_positions(const std::string& text) {
+  static const std::regex kPosition("^[^ ]+:[0-9]+:[0-9]+: ");
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(std::regex_replace(line, kPosition, ""));
+  return lines;
+}
+
+// What `kbc lint` says about an entry just made by `kbc new` without --date: one diagnostic per
+// placeholder, and no other.
+const std::vector<std::string> kScaffoldDiagnostics = {
+    "error: signature is blank [entry-blank-text]",
+    "error: category is blank [entry-blank-text]",
+    "error: root_cause is blank [entry-blank-text]",
+    "warning: dead_ends have no Chinese text (dead_ends_zh) [i18n-missing]",
+    "error: dead_ends[0] has a blank action: name the fix that does not work [entry-blank-text]",
+    "error: dead_ends[0].why_fails is blank [entry-blank-text]",
+    "error: dead_ends[0].fail_rate must be a number, not null [schema]",
+    "warning: workarounds have no Chinese text (workarounds_zh) [i18n-missing]",
+    "error: workarounds[0].action is blank [entry-blank-text]",
+    "error: workarounds[0].success_rate must be a number, not null [schema]",
+    "error: confidence must be a number, not null [schema]",
+    "error: fix_success_rate must be a number, not null [schema]",
+    "error: first_seen text 'YYYY-MM-DD' does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ "
+    "[schema]",
+    "error: last_confirmed text 'YYYY-MM-DD' does not match the pattern "
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}$ [schema]",
+    "error: last_updated text 'YYYY-MM-DD' does not match the pattern "
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}$ [schema]"};
+
+}  // namespace
+
+TEST_CASE("new writes entries/<id>.yaml with the schema line, the id and the domain") {
+  TempKb kb;
+  fs::copy(fs::path(KBC_SOURCE_DIR) / "schema", kb.root / "schema", fs::copy_options::recursive);
+  const fs::path entry = kb.root / "entries/cuda/new-thing.yaml";
+  const Run run = kbc("new cuda/new-thing " + kb.arg());
+  CHECK(run.status == 0);
+  CHECK(run.output == entry.string() + "\n");
+  const std::string text = read(entry);
+  CHECK(text.starts_with("# yaml-language-server: $schema=../../schema/entry.schema.json\n"));
+  const YAML::Node node = YAML::Load(text);
+  CHECK(node["id"].as<std::string>() == "cuda/new-thing");
+  CHECK(node["domain"].as<std::string>() == "cuda");
+  // Deterministic: the same id gives the same bytes.
+  fs::remove(entry);
+  REQUIRE(kbc("new cuda/new-thing " + kb.arg()).status == 0);
+  CHECK(read(entry) == text);
+  // A variant is one folder deeper; --date fills the three dates.
+  REQUIRE(kbc("new pytorch/oom/variant --date 2024-02-29 " + kb.arg()).status == 0);
+  const std::string variant = read(kb.root / "entries/pytorch/oom/variant.yaml");
+  CHECK(variant.starts_with("# yaml-language-server: $schema=../../../schema/entry.schema.json\n"));
+  CHECK(YAML::Load(variant)["domain"].as<std::string>() == "pytorch");
+  CHECK(YAML::Load(variant)["last_updated"].as<std::string>() == "2024-02-29");
+}
+
+TEST_CASE("new points at the published schema without schema/, else at the schema's $id") {
+  TempKb kb;
+  write(kb.root / "kbc.yaml", "base_url: https://kb.example/docs\n");
+  REQUIRE(kbc("new cuda/a " + kb.arg()).status == 0);
+  CHECK(read(kb.root / "entries/cuda/a.yaml")
+            .starts_with("# yaml-language-server: "
+                         "$schema=https://kb.example/docs/schema/entry.schema.json\n"));
+  fs::remove(kb.root / "kbc.yaml");
+  REQUIRE(kbc("new cuda/b " + kb.arg()).status == 0);
+  CHECK(read(kb.root / "entries/cuda/b.yaml")
+            .starts_with(
+                "# yaml-language-server: $schema=https://kbc.dev/schema/entry.schema.json\n"));
+  // A knowledge base's own templates/entry.yaml.mustache replaces the built-in one.
+  write(kb.root / "templates/entry.yaml.mustache", "# {{{schema}}}\nid: '{{{id}}}'\n");
+  REQUIRE(kbc("new cuda/c " + kb.arg()).status == 0);
+  CHECK(read(kb.root / "entries/cuda/c.yaml") ==
+        "# https://kbc.dev/schema/entry.schema.json\nid: 'cuda/c'\n");
+}
+
+TEST_CASE("new refuses an entry that exists and leaves it as it was") {
+  TempKb kb;
+  write(kb.root / "entries/cuda/mine.yaml", "keep me");
+  const Run run = kbc("new cuda/mine " + kb.arg());
+  CHECK(run.status == 1);
+  CHECK(run.output.find("entries/cuda/mine.yaml: error: the entry exists") != std::string::npos);
+  CHECK(read(kb.root / "entries/cuda/mine.yaml") == "keep me");
+  const fs::path shipped = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
+  const std::string before = read(shipped);
+  CHECK(kbc("new cuda/cudnn-bn-epsilon-too-small " + kb.arg()).status == 1);
+  CHECK(read(shipped) == before);
+}
+
+TEST_CASE("new refuses ids that are not valid and usage mistakes, and writes nothing") {
+  TempKb kb;
+  const auto before = snapshot(kb.root);
+  for (const char* id : {"Cuda/x", "cuda/X", "cuda/../x", "../cuda/x", "cuda/x/..", "/cuda/x", "x",
+                         "/x", "cuda/", "cuda/x/y/z", "cuda/x.yaml/"}) {
+    INFO(id);
+    const Run run = kbc(std::string("new '") + id + "' " + kb.arg());
+    CHECK(run.status == 2);
+    CHECK(run.output.find("is not a valid id") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists("/cuda/x.yaml"));
+  CHECK(kbc("new " + kb.arg()).status == 2);
+  CHECK(kbc("new cuda/a cuda/b " + kb.arg()).status == 2);
+  CHECK(kbc("new cuda/a --date 2024-02-30 " + kb.arg()).status == 2);
+  CHECK(kbc("new cuda/a --date 24-01-01 " + kb.arg()).status == 2);
+  CHECK(kbc("new cuda/a --root " + (kb.root / "nowhere").string()).status == 2);
+  CHECK(snapshot(kb.root) == before);
+}
+
+TEST_CASE("a new entry lints with one diagnostic per placeholder, and no other") {
+  TempKb kb;  // the shipped entries too: the placeholder regex must not overlap theirs
+  const fs::path entry = kb.root / "entries/cuda/new-thing.yaml";
+  REQUIRE(kbc("new cuda/new-thing " + kb.arg()).status == 0);
+  const Run run = kbc("lint " + kb.arg());
+  CHECK(run.status == 1);
+  std::vector<std::string> diagnostics = without_positions(run.output);
+  REQUIRE_FALSE(diagnostics.empty());
+  CHECK(diagnostics.back().starts_with("13 errors, 2 warnings in "));  // whole knowledge base
+  diagnostics.pop_back();
+  CHECK(diagnostics == kScaffoldDiagnostics);
+  // Each diagnostic points at a line that holds a placeholder (or the list that lacks Chinese).
+  std::vector<std::string> lines;
+  std::istringstream text(read(entry));
+  for (std::string line; std::getline(text, line);) lines.push_back(line);
+  const std::regex kLine("^entries/cuda/new-thing\\.yaml:([0-9]+):");
+  std::istringstream output(run.output);
+  for (std::string diagnostic; std::getline(output, diagnostic);) {
+    std::smatch at;
+    if (!std::regex_search(diagnostic, at, kLine)) continue;
+    const std::string& line = lines.at(std::stoul(at[1]) - 1);
+    INFO(diagnostic);
+    CHECK(std::regex_search(line, std::regex("''|null|YYYY-MM-DD|^(dead_ends|workarounds):")));
+  }
+  // With --date the dates are done; once the signature is written, the placeholder regex fails.
+  fs::remove(entry);
+  REQUIRE(kbc("new cuda/new-thing --date 2024-06-01 " + kb.arg()).status == 0);
+  std::string filled = read(entry);
+  filled.replace(filled.find("signature: ''"), 13, "signature: 'CUDA error: brand new'");
+  write(entry, filled);
+  const Run dated = kbc("lint " + kb.arg() + " " + entry.string());
+  CHECK(dated.output.find("YYYY-MM-DD") == std::string::npos);
+  CHECK(dated.output.find("error: regex does not match the signature [regex-no-match]") !=
+        std::string::npos);
+  CHECK(dated.output.find("10 errors, 3 warnings in 1 file") != std::string::npos);
+}
+
+TEST_CASE("new --help and kbc --help describe new") {
+  const Run help = kbc("new --help");
+  CHECK(help.status == 0);
+  CHECK(help.output.starts_with("usage: kbc new <id> [options]\n"));
+  CHECK(help.output.find("--date YYYY-MM-DD") != std::string::npos);
+  CHECK(help.output.find("--root DIR") != std::string::npos);
+  CHECK(kbc("--help").output.find("\n  new ") != std::string::npos);
+}
+
+TEST_CASE("the pre-commit hook lints the entry files pre-commit passes it") {
+  const YAML::Node hooks = YAML::LoadFile(std::string(KBC_SOURCE_DIR) + "/.pre-commit-hooks.yaml");
+  REQUIRE(hooks.IsSequence());
+  YAML::Node lint;
+  for (const YAML::Node& hook : hooks) {
+    if (hook["id"].as<std::string>() == "kbc-lint") lint = hook;
+  }
+  REQUIRE(lint.IsMap());
+  CHECK(lint["entry"].as<std::string>() == "kbc lint");
+  CHECK(lint["language"].as<std::string>() == "system");
+  CHECK(lint["pass_filenames"].as<bool>());
+  const std::string files = lint["files"].as<std::string>();
+  CHECK(files == "^entries/.*\\.yaml$");
+  const std::regex pattern(files);
+  CHECK(std::regex_search("entries/cuda/x.yaml", pattern));
+  CHECK(std::regex_search("entries/cuda/x/variant.yaml", pattern));
+  for (const char* other : {"kbc.yaml", "templates/entry.yaml.mustache", "entries/cuda/x.yml",
+                            "docs/entries/cuda/x.yaml", "entries/cuda/x.yaml.tmp"}) {
+    INFO(other);
+    CHECK_FALSE(std::regex_search(other, pattern));
+  }
+}
+
+TEST_CASE("the scaffold has every required key of the schema, and the optional ones commented") {
+  TempKb kb;
+  REQUIRE(kbc("new cuda/every-key " + kb.arg()).status == 0);
+  const std::string text = "\n" + read(kb.root / "entries/cuda/every-key.yaml");
+  const auto schema =
+      nlohmann::json::parse(read(fs::path(KBC_SOURCE_DIR) / "schema/entry.schema.json"));
+  std::set<std::string> required(schema["required"].begin(), schema["required"].end());
+  for (const auto& [key, value] : schema["properties"].items()) {
+    INFO(key);
+    if (required.count(key)) {
+      CHECK(text.find("\n" + key + ": ") != std::string::npos);
+    } else {
+      CHECK(text.find("\n# " + key + ": ") != std::string::npos);
+    }
+  }
 }

@@ -1,0 +1,162 @@
+#include "model/parse_cache.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace kbc {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr int kFormat = 3;  // bump when what is stored changes
+
+std::string hex(std::uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+// This build of kbc: its executable's size, modification time and inode.
+std::string fingerprint() {
+  struct stat st {};
+  if (::stat("/proc/self/exe", &st) != 0) return "";
+  const std::string identity = std::to_string(kFormat) + ":" + std::to_string(st.st_size) + ":" +
+                               std::to_string(st.st_mtim.tv_sec) + "." +
+                               std::to_string(st.st_mtim.tv_nsec) + ":" + std::to_string(st.st_ino);
+  return hex(std::hash<std::string_view>{}(identity));
+}
+
+json diagnostics_json(const Diagnostics& diagnostics) {
+  json out = json::array();
+  for (const Diagnostic& d : diagnostics) {
+    out.push_back({d.at.line, d.at.column, d.severity == Severity::kError, d.message, d.rule,
+                   d.excerpt, d.pointer});
+  }
+  return out;
+}
+
+Diagnostics diagnostics_from(const std::string& path, const json& value) {
+  Diagnostics out;
+  for (const json& d : value) {
+    out.push_back({path,
+                   {d.at(0).get<int>(), d.at(1).get<int>()},
+                   d.at(2).get<bool>() ? Severity::kError : Severity::kWarning,
+                   d.at(3).get<std::string>(),
+                   d.at(4).get<std::string>(),
+                   d.at(5).get<std::string>(),
+                   d.at(6).get<std::string>()});
+  }
+  return out;
+}
+
+std::optional<std::string> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+}  // namespace
+
+ParseCache::ParseCache(const std::string& root) {
+  const std::string build = fingerprint();
+  if (build.empty()) return;
+  const fs::path base = fs::path(root.empty() ? "." : root) / ".kbc-cache";
+  std::error_code error;
+  fs::create_directories(base / build, error);
+  if (error) return;
+  if (!fs::exists(base / ".gitignore", error)) std::ofstream(base / ".gitignore") << "*\n";
+  // Results of other builds of kbc can never be used again.
+  for (const auto& item : fs::directory_iterator(base, error)) {
+    if (item.is_directory(error) && item.path().filename() != build)
+      fs::remove_all(item.path(), error);
+  }
+  folder_ = (base / build).string();
+}
+
+std::string ParseCache::key(const std::string& path, std::string_view content) const {
+  std::string identity = path;
+  identity += '\0';
+  identity += content;
+  return hex(std::hash<std::string_view>{}(identity)) + "-" + std::to_string(content.size());
+}
+
+std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
+                                                   std::string_view content) const {
+  if (folder_.empty()) return std::nullopt;
+  const std::string name = key(path, content);
+  {
+    const std::lock_guard lock(used_mutex_);
+    used_.insert(name);
+  }
+  const auto bytes = read_file(fs::path(folder_) / name);
+  if (!bytes) return std::nullopt;
+  try {
+    const json stored = json::from_cbor(*bytes);
+    if (stored.at("path") != path) return std::nullopt;  // a different file with the same key
+    Result result;
+    result.diagnostics = diagnostics_from(path, stored.at("diagnostics"));
+    if (const json& entry = stored.at("entry"); !entry.is_null()) {
+      result.entry = Entry{path, id_from_entry_path(path), entry.at("data"),
+                           SourceMap::unpack(std::string(entry.at("sources").get_binary().begin(),
+                                                         entry.at("sources").get_binary().end()))};
+      result.entry->shape_ok = entry.at("shape_ok").get<bool>();
+    }
+    return result;
+  } catch (const std::exception&) {
+    return std::nullopt;  // damaged or foreign: parse the file again
+  }
+}
+
+void ParseCache::store(const std::string& path, std::string_view content, const Result& result) {
+  if (folder_.empty()) return;
+  const std::string name = key(path, content);
+  {
+    const std::lock_guard lock(used_mutex_);
+    used_.insert(name);
+  }
+  json stored = {{"path", path}, {"diagnostics", diagnostics_json(result.diagnostics)}};
+  if (result.entry) {
+    const std::string packed = result.entry->sources.pack();
+    stored["entry"] = {
+        {"data", result.entry->data},
+        {"sources", json::binary(std::vector<std::uint8_t>(packed.begin(), packed.end()))},
+        {"shape_ok", result.entry->shape_ok}};
+  } else {
+    stored["entry"] = nullptr;
+  }
+  const std::vector<std::uint8_t> bytes = json::to_cbor(stored);
+  // Written aside and renamed into place, so a reader never sees half a result.
+  const fs::path target = fs::path(folder_) / name;
+  const fs::path temporary = fs::path(folder_) / (name + ".tmp-" + std::to_string(::getpid()));
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    if (!out) return;
+  }
+  std::error_code error;
+  fs::rename(temporary, target, error);
+  if (error) fs::remove(temporary, error);
+}
+
+void ParseCache::prune() {
+  if (folder_.empty()) return;
+  std::error_code error;
+  const std::lock_guard lock(used_mutex_);
+  for (const auto& item : fs::directory_iterator(folder_, error)) {
+    if (!used_.count(item.path().filename().string())) fs::remove(item.path(), error);
+  }
+}
+
+}  // namespace kbc

@@ -1,0 +1,47 @@
+// The parse cache: what loading and validating each entry file gave, kept between runs so that
+// a lint of one changed file does not parse the 2,521 that did not change.
+//
+// A result is stored under a key made of the file's path and its exact content, in a folder
+// named after this build of kbc (the size, time and inode of its executable), so a stored
+// result is only ever used for the very bytes, path and program that produced it: whatever
+// happens to the files (edits, renames, deletions, a checkout), the cache cannot change what
+// kbc reports. It lives in <root>/.kbc-cache/, which holds a .gitignore of its own. Anything
+// unreadable in it counts as a miss.
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "base/diagnostic.h"
+#include "model/entry.h"
+
+namespace kbc {
+
+class ParseCache {
+ public:
+  struct Result {
+    std::optional<Entry> entry;  // nullopt when the file is not a loadable YAML mapping
+    Diagnostics diagnostics;     // from loading and validating it
+  };
+
+  explicit ParseCache(const std::string& root);
+
+  // The stored result for this path and content, if any.
+  std::optional<Result> find(const std::string& path, std::string_view content) const;
+  // Stores a result; safe to call from several threads. Failing to write is not an error.
+  void store(const std::string& path, std::string_view content, const Result& result);
+  // Removes stored results that this run did neither find nor store (old versions of files).
+  void prune();
+
+ private:
+  std::string key(const std::string& path, std::string_view content) const;
+
+  std::string folder_;  // <root>/.kbc-cache/<fingerprint>, or "" when unusable
+  mutable std::mutex used_mutex_;
+  mutable std::set<std::string> used_;
+};
+
+}  // namespace kbc
