@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <optional>
 
 #include "lint/rule.h"
@@ -67,7 +68,7 @@ Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only)
   const LintContext context{kb, regexes, hits};
   // Each worker checks a slice of the entries; the caller sorts the findings, so the order in
   // which slices finish does not show in the output.
-  std::vector<Diagnostics> per_slice(kb.entries.size());
+  std::vector<Diagnostics> per_slice(std::max<std::size_t>(1, kb.entries.size()));
   parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     Diagnostics& found = per_slice[begin];
     for (const Rule& rule : all_rules()) {

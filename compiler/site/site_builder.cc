@@ -122,16 +122,12 @@ std::string search_index(const SiteModel& model, const SiteLanguage& language) {
     const std::string title = model.title(i, language).text;
     const std::string root_cause = localized(r, "root_cause", zh);
     const std::string signature = text(r, "signature");
-    std::vector<std::pair<std::string_view, int>> fields = {{text(r, "error_code"), 10},
-                                                            {title, 8},
-                                                            {signature, 8},
-                                                            {id, 6},
-                                                            {keywords, 5},
-                                                            {root_cause, 1}};
+    const std::string code = text(r, "error_code");
+    std::vector<std::pair<std::string_view, int>> fields = {
+        {code, 10}, {title, 8}, {signature, 8}, {id, 6}, {keywords, 5}, {root_cause, 1}};
     const std::string english_root_cause = text(r, "root_cause");
     if (zh) fields.push_back({english_root_cause, 1});  // Chinese readers search English too
-    index.add({site_entry_path("", id).substr(1), title, text(r, "error_code"), id,
-               first_sentence(root_cause, 200)},
+    index.add({site_entry_path("", id).substr(1), title, code, id, first_sentence(root_cause, 200)},
               fields);
   }
   return index.json(language.code);
