@@ -49,8 +49,8 @@ echo "knowledge base: $root ($entries entries, $(du -sh "$root/entries" | cut -f
 kb="$out/kb"
 mkdir -p "$kb"
 cp -r "$root/entries" "$kb/entries"
-[ -f "$root/kbc.yaml" ] && cp "$root/kbc.yaml" "$kb/"
-one_file=$(find "$kb/entries" -name '*.yaml' | sort | head -1)
+if [ -f "$root/kbc.yaml" ]; then cp "$root/kbc.yaml" "$kb/"; fi
+one_file=$(find "$kb/entries" -name '*.yaml' | sort | sed -n 1p)
 
 echo "kbc lint, no cache            median of $runs: $(median "$kbc" lint --no-cache --root "$kb") s"
 "$kbc" lint --root "$kb" >/dev/null || true # fills the cache
@@ -67,7 +67,9 @@ echo "peak memory build: $(peak_kb "$kbc" build --keep-going --no-cache --root "
 echo "output files: $(find "$out/dist" -type f | wc -l) ($(find "$out/dist/site" -name '*.html' | wc -l) HTML pages in site/)"
 for lang in en zh; do
   index="$out/dist/site/$lang/search-index.json"
-  [ -f "$index" ] && echo "search index $lang: $(wc -c <"$index") bytes, $(gzip -9 -c "$index" | wc -c) gzipped"
+  if [ -f "$index" ]; then
+    echo "search index $lang: $(wc -c <"$index") bytes, $(gzip -9 -c "$index" | wc -c) gzipped"
+  fi
 done
 
 # Hugo, when installed: the same Markdown pages as a two-language Hugo site, for scale.
