@@ -2,13 +2,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <regex>
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "base/text.h"
 #include "cli/command.h"
 #include "import/importer.h"
+#include "model/entry.h"
 #include "resources.h"
 
 namespace kbc {
@@ -50,17 +50,13 @@ void write_atomically(const fs::path& path, const std::string& content) {
 // Imports one record; false when it was refused.
 bool import_record(const std::string& file, std::size_t index, const ordered_json& record,
                    const std::string& root, bool force) {
-  // The schema is the single source of truth for what an id may be.
-  static const std::regex kId(nlohmann::json::parse(*embedded_resource("schema/entry.schema.json"))
-                                  .at("/properties/id/pattern"_json_pointer)
-                                  .get<std::string>());
   const std::string where = "record " + std::to_string(index);
   if (!record.is_object() || !record.contains("id") || !record["id"].is_string()) {
     report(file, {1, 1}, where + " has no id");
     return false;
   }
   const std::string id = record["id"].get<std::string>();
-  if (!std::regex_search(id, kId)) {
+  if (!is_valid_entry_id(id)) {
     report(file, {1, 1}, where + ": '" + id + "' is not a valid id");
     return false;
   }

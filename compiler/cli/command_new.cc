@@ -15,6 +15,7 @@
 #include "base/file_system.h"
 #include "cli/command.h"
 #include "model/config.h"
+#include "model/entry.h"
 #include "render/templates.h"
 #include "resources.h"
 
@@ -41,7 +42,7 @@ bool matches_schema(const std::string& text, const char* pointer) {
 std::string checked_id(const Arguments& arguments) {
   if (arguments.positional.size() != 1) throw ToolError("kbc new: give exactly one id");
   const std::string& id = arguments.positional[0];
-  if (!matches_schema(id, "/properties/id/pattern")) {
+  if (!is_valid_entry_id(id)) {
     throw ToolError("kbc new: '" + id +
                     "' is not a valid id: <domain>/<slug> or <domain>/<slug>/<variant>, each "
                     "segment [a-z0-9][a-z0-9._-]*");

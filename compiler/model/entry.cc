@@ -1,5 +1,9 @@
 #include "model/entry.h"
 
+#include <regex>
+
+#include "resources.h"
+
 namespace kbc {
 
 std::string Entry::id() const {
@@ -42,6 +46,14 @@ std::string id_from_entry_path(std::string_view path) {
   if (path.starts_with(kPrefix)) path.remove_prefix(kPrefix.size());
   if (path.ends_with(kSuffix)) path.remove_suffix(kSuffix.size());
   return std::string(path);
+}
+
+bool is_valid_entry_id(const std::string& id) {
+  static const std::regex pattern(
+      nlohmann::json::parse(embedded_resource("schema/entry.schema.json").value())
+          .at("/properties/id/pattern"_json_pointer)
+          .get<std::string>());
+  return std::regex_search(id, pattern);
 }
 
 }  // namespace kbc
