@@ -1,6 +1,9 @@
 // Small text utilities that know nothing of knowledge bases.
 #pragma once
 
+#include <chrono>
+#include <optional>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -40,5 +43,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 // The candidate closest to `word`, when close enough to be a plausible typo.
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string>& candidates);
+
+// The date written as YYYY-MM-DD (digits in that shape), or nullopt; call ok() on it to know
+// whether it is a real calendar day.
+std::optional<std::chrono::year_month_day> parse_date(std::string_view text);
 
 }  // namespace kbc

@@ -9,10 +9,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <regex>
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
+#include "base/text.h"
 #include "cli/command.h"
 #include "model/config.h"
 #include "model/entry.h"
@@ -32,13 +32,6 @@ const nlohmann::json& entry_schema() {
   return schema;
 }
 
-// Matches `text` against a pattern of the schema, the single source of truth for ids and dates.
-bool matches_schema(const std::string& text, const char* pointer) {
-  const std::regex pattern(
-      entry_schema().at(nlohmann::json::json_pointer(pointer)).get<std::string>());
-  return std::regex_search(text, pattern);
-}
-
 std::string checked_id(const Arguments& arguments) {
   if (arguments.positional.size() != 1) throw ToolError("kbc new: give exactly one id");
   const std::string& id = arguments.positional[0];
@@ -51,11 +44,8 @@ std::string checked_id(const Arguments& arguments) {
 }
 
 bool is_calendar_date(const std::string& text) {
-  if (!matches_schema(text, "/definitions/date/pattern")) return false;
-  const std::chrono::year_month_day date{std::chrono::year(std::stoi(text.substr(0, 4))),
-                                         std::chrono::month(std::stoul(text.substr(5, 2))),
-                                         std::chrono::day(std::stoul(text.substr(8, 2)))};
-  return date.ok();
+  const auto date = parse_date(text);
+  return date && date->ok();
 }
 
 std::string checked_date(const Arguments& arguments) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "base/diagnostic.h"
+#include "render/record.h"
 
 namespace kbc {
 namespace {
@@ -15,12 +16,6 @@ using nlohmann::ordered_json;
 
 std::string percent(const ordered_json& rate) {
   return rate.is_number() ? std::to_string(std::lround(rate.get<double>() * 100)) : "?";
-}
-
-// The string at `key`, or "" for null and missing values.
-std::string text(const ordered_json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 // The i-th translation from a _zh list, falling back to the English text.
@@ -62,10 +57,10 @@ data versions(const ordered_json& record) {
   data list{data::type::list};
   for (const auto& item : record["versions"]) {
     data row;
-    row.set("version", text(item, "version"));
-    row.set("status", item["status"].is_string() ? text(item, "status") : "—");
-    row.set("introduced", item["introduced"].is_string() ? text(item, "introduced") : "—");
-    row.set("deprecated", item["deprecated"].is_string() ? text(item, "deprecated") : "—");
+    row.set("version", string_field(item, "version"));
+    row.set("status", item["status"].is_string() ? string_field(item, "status") : "—");
+    row.set("introduced", item["introduced"].is_string() ? string_field(item, "introduced") : "—");
+    row.set("deprecated", item["deprecated"].is_string() ? string_field(item, "deprecated") : "—");
     list.push_back(row);
   }
   return list;
@@ -78,14 +73,14 @@ data workarounds(const ordered_json& record, bool zh) {
     const auto& item = items[i];
     data row;
     row.set("number", std::to_string(i + 1));
-    row.set("action", zh ? translated(record, "workarounds_zh", i, text(item, "action"))
-                         : text(item, "action"));
+    row.set("action", zh ? translated(record, "workarounds_zh", i, string_field(item, "action"))
+                         : string_field(item, "action"));
     row.set("success", percent(item["success_rate"]));
-    const std::string how = text(item, "how");
+    const std::string how = string_field(item, "how");
     set_text(row, "how", indent_lines(how, "   "));
     row.set("fence", fence_for(how));
-    set_text(row, "condition", text(item, "condition"));
-    set_text(row, "tradeoff", text(item, "tradeoff"));
+    set_text(row, "condition", string_field(item, "condition"));
+    set_text(row, "tradeoff", string_field(item, "tradeoff"));
     list.push_back(row);
   }
   return list;
@@ -97,11 +92,11 @@ data dead_ends(const ordered_json& record, bool zh) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     const auto& item = items[i];
     data row;
-    row.set("action", zh ? translated(record, "dead_ends_zh", i, text(item, "action"))
-                         : text(item, "action"));
-    row.set("why_fails", text(item, "why_fails"));
+    row.set("action", zh ? translated(record, "dead_ends_zh", i, string_field(item, "action"))
+                         : string_field(item, "action"));
+    row.set("why_fails", string_field(item, "why_fails"));
     row.set("fail", percent(item["fail_rate"]));
-    set_text(row, "common_misconception", text(item, "common_misconception"));
+    set_text(row, "common_misconception", string_field(item, "common_misconception"));
     list.push_back(row);
   }
   return list;
@@ -116,18 +111,15 @@ data labels(const nlohmann::json& strings) {
 }
 
 data page_data(const ordered_json& record, bool zh, const nlohmann::json& strings) {
-  auto localized = [&](const char* key) {
-    const std::string zh_text = zh ? text(record, (std::string(key) + "_zh").c_str()) : "";
-    return zh_text.empty() ? text(record, key) : zh_text;
-  };
+  const auto localized = [&](const char* key) { return localized_field(record, key, zh); };
   data page;
   page.set("t", labels(strings));
-  page.set("id", text(record, "id"));
+  page.set("id", string_field(record, "id"));
   page.set("signature", localized("signature"));
-  page.set("domain", text(record, "domain"));
-  page.set("category", text(record, "category"));
-  set_text(page, "error_code", text(record, "error_code"));
-  page.set("verification_tier", text(record, "verification_tier"));
+  page.set("domain", string_field(record, "domain"));
+  page.set("category", string_field(record, "category"));
+  set_text(page, "error_code", string_field(record, "error_code"));
+  page.set("verification_tier", string_field(record, "verification_tier"));
   page.set("fix_rate", percent(record["fix_success_rate"]));
   page.set("root_cause", localized("root_cause"));
   page.set("has_versions", !record["versions"].empty());

@@ -121,4 +121,14 @@ ordered_json published_record(const Entry& entry) {
 
 std::string record_text(const ordered_json& record) { return record.dump(2) + "\n"; }
 
+std::string string_field(const nlohmann::ordered_json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::string localized_field(const nlohmann::ordered_json& record, const char* key, bool zh) {
+  const std::string chinese = zh ? string_field(record, (std::string(key) + "_zh").c_str()) : "";
+  return chinese.empty() ? string_field(record, key) : chinese;
+}
+
 }  // namespace kbc

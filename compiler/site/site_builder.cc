@@ -4,6 +4,7 @@
 
 #include "base/parallel.h"
 #include "base/text.h"
+#include "render/record.h"
 #include "resources.h"
 #include "site/markdown_html.h"
 #include "site/search_index.h"
@@ -40,11 +41,6 @@ data to_data(const json& value) {
     default:
       return data(value.dump());
   }
-}
-
-std::string text(const ordered_json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 // The compiled templates of the site. Not thread-safe: one per worker.
@@ -99,18 +95,13 @@ std::string first_sentence(const std::string& text, std::size_t limit) {
   return end < text.size() && !out.ends_with(".") ? out + "…" : out;
 }
 
-std::string localized(const ordered_json& record, const char* key, bool zh) {
-  const std::string chinese = zh ? text(record, (std::string(key) + "_zh").c_str()) : "";
-  return chinese.empty() ? text(record, key) : chinese;
-}
-
 std::string search_index(const SiteModel& model, const SiteLanguage& language) {
   const bool zh = language.code == "zh";
   SearchIndex index;
   const auto& records = model.records();
   for (std::size_t i = 0; i < records.size(); ++i) {
     const ordered_json& r = *records[i];
-    const std::string id = text(r, "id");
+    const std::string id = string_field(r, "id");
     std::string keywords;
     for (const char* key : {"tags", "aliases"}) {
       if (const auto it = r.find(key); it != r.end() && it->is_array()) {
@@ -120,12 +111,12 @@ std::string search_index(const SiteModel& model, const SiteLanguage& language) {
       }
     }
     const std::string title = model.title(i, language).text;
-    const std::string root_cause = localized(r, "root_cause", zh);
-    const std::string signature = text(r, "signature");
-    const std::string code = text(r, "error_code");
+    const std::string root_cause = localized_field(r, "root_cause", zh);
+    const std::string signature = string_field(r, "signature");
+    const std::string code = string_field(r, "error_code");
     std::vector<std::pair<std::string_view, int>> fields = {
         {code, 10}, {title, 8}, {signature, 8}, {id, 6}, {keywords, 5}, {root_cause, 1}};
-    const std::string english_root_cause = text(r, "root_cause");
+    const std::string english_root_cause = string_field(r, "root_cause");
     if (zh) fields.push_back({english_root_cause, 1});  // Chinese readers search English too
     index.add({site_entry_path("", id).substr(1), title, code, id, first_sentence(root_cause, 200)},
               fields);
@@ -139,8 +130,9 @@ std::string atom_feed(const SiteModel& model, const SiteLanguage& language, cons
   const std::string& base = model.config().base_url;
   const std::string root = base + language.code + "/";
   const auto recent = model.recently_updated(20);
-  const std::string updated =
-      recent.empty() ? "1970-01-01" : text(*model.records()[recent.front()], "last_updated");
+  const std::string updated = recent.empty()
+                                  ? "1970-01-01"
+                                  : string_field(*model.records()[recent.front()], "last_updated");
   std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
   out += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"" + language.html_lang + "\">\n";
   out += "<title>" +
@@ -155,14 +147,15 @@ std::string atom_feed(const SiteModel& model, const SiteLanguage& language, cons
   out += "<author><name>" + escape_html(model.config().title) + "</name></author>\n";
   for (std::size_t i : recent) {
     const ordered_json& r = *model.records()[i];
-    const std::string url = base + site_entry_path(language.code, text(r, "id"));
+    const std::string url = base + site_entry_path(language.code, string_field(r, "id"));
     out += "<entry>\n<title>" + escape_html(model.title(i, language).text) + "</title>\n";
     out += "<id>" + escape_html(url) + "</id>\n";
     out += "<link rel=\"alternate\" type=\"text/html\" href=\"" + escape_html(url) + "\"/>\n";
-    out += "<updated>" + date_time(text(r, "last_updated")) + "</updated>\n";
-    out += "<summary>" +
-           escape_html(first_sentence(localized(r, "root_cause", language.code == "zh"), 300)) +
-           "</summary>\n</entry>\n";
+    out += "<updated>" + date_time(string_field(r, "last_updated")) + "</updated>\n";
+    out +=
+        "<summary>" +
+        escape_html(first_sentence(localized_field(r, "root_cause", language.code == "zh"), 300)) +
+        "</summary>\n</entry>\n";
   }
   out += "</feed>\n";
   return out;
@@ -175,7 +168,8 @@ std::string sitemap(const SiteModel& model) {
   for (const auto& [domain, members] : model.domains())
     pages.push_back({"domains/" + domain + ".html", ""});
   for (const auto* record : model.records()) {
-    pages.push_back({"entries/" + text(*record, "id") + ".html", text(*record, "last_updated")});
+    pages.push_back({"entries/" + string_field(*record, "id") + ".html",
+                     string_field(*record, "last_updated")});
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
   out +=
@@ -208,12 +202,12 @@ std::string llms_txt(const SiteModel& model, const json& strings) {
     out += "\n## " + domain + "\n\n";
     for (std::size_t i : members) {
       const ordered_json& r = *model.records()[i];
-      std::string title = text(r, "signature");
+      std::string title = string_field(r, "signature");
       for (char& c : title) {
         if (c == '[' || c == ']' || c == '\n') c = ' ';
       }
-      out += "- [" + title + "](md/en/" + text(r, "id") +
-             ".md): " + first_sentence(text(r, "root_cause"), 200) + "\n";
+      out += "- [" + title + "](md/en/" + string_field(r, "id") +
+             ".md): " + first_sentence(string_field(r, "root_cause"), 200) + "\n";
     }
   }
   return out;
@@ -250,7 +244,8 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   });
   for (std::size_t k = 0; k < pages.size(); ++k) {
     const std::size_t l = k / count, i = k % count;
-    add(site_entry_path(languages[l].code, text(*model.records()[i], "id")), std::move(pages[k]));
+    add(site_entry_path(languages[l].code, string_field(*model.records()[i], "id")),
+        std::move(pages[k]));
   }
 
   // The search indexes, one language per core.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "render/record.h"
 #include "site/markdown_html.h"
 
 namespace kbc {
@@ -11,11 +12,6 @@ namespace {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-std::string text(const ordered_json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 const ordered_json& list(const ordered_json& object, const char* key) {
   static const ordered_json kEmpty = ordered_json::array();
@@ -64,7 +60,7 @@ std::string transition_detail(const ordered_json& item) {
   if (item.contains("probability") && item["probability"].is_number())
     parts.push_back(percent(item["probability"]));
   for (const char* key : {"condition", "typical_delay", "distinction"}) {
-    if (const std::string value = text(item, key); !value.empty()) parts.push_back(value);
+    if (const std::string value = string_field(item, key); !value.empty()) parts.push_back(value);
   }
   std::string out;
   for (const std::string& part : parts) out += (out.empty() ? "" : " · ") + part;
@@ -105,8 +101,8 @@ std::string up_from(std::string_view path) {
 SiteModel::SiteModel(std::vector<const ordered_json*> records, SiteConfig config)
     : records_(std::move(records)), config_(std::move(config)), relations_(records_.size()) {
   for (std::size_t i = 0; i < records_.size(); ++i) {
-    by_id_[text(*records_[i], "id")] = i;
-    domains_[text(*records_[i], "domain")].push_back(i);
+    by_id_[string_field(*records_[i], "id")] = i;
+    domains_[string_field(*records_[i], "domain")].push_back(i);
   }
   add_relations();
 }
@@ -126,26 +122,26 @@ void SiteModel::add_relations() {
   };
   // First every entry's own links, then the reverse of everyone else's.
   for (std::size_t i = 0; i < records_.size(); ++i) {
-    const std::string self = text(*records_[i], "id");
+    const std::string self = string_field(*records_[i], "id");
     Relations& r = relations_[i];
     for (const char* key : {"leads_to", "preceded_by", "frequently_confused_with"}) {
       auto& links = key == std::string_view("leads_to")      ? r.leads_to
                     : key == std::string_view("preceded_by") ? r.preceded_by
                                                              : r.confused_with;
       for (const auto& item : graph_list(*records_[i], key)) {
-        const std::string target = text(item, "error_id");
+        const std::string target = string_field(item, "error_id");
         if (!target.empty() && target != self) add(links, target, transition_detail(item));
       }
     }
   }
   for (std::size_t i = 0; i < records_.size(); ++i) {
-    const std::string self = text(*records_[i], "id");
+    const std::string self = string_field(*records_[i], "id");
     // A transition's probability and condition describe the edge, whichever side states it;
     // a distinction is written from its author's side ("that one is...") and stays there.
     const auto reverse = [&](const char* key, std::vector<Link> Relations::*other_side,
                              bool keep_detail) {
       for (const auto& item : graph_list(*records_[i], key)) {
-        const auto target = by_id_.find(text(item, "error_id"));
+        const auto target = by_id_.find(string_field(item, "error_id"));
         if (target == by_id_.end() || target->second == i) continue;
         add(relations_[target->second].*other_side, self,
             keep_detail ? transition_detail(item) : "");
@@ -161,7 +157,7 @@ std::vector<std::size_t> SiteModel::recently_updated(std::size_t limit) const {
   std::vector<std::size_t> order(records_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return text(*records_[a], "last_updated") > text(*records_[b], "last_updated");
+    return string_field(*records_[a], "last_updated") > string_field(*records_[b], "last_updated");
   });
   if (order.size() > limit) order.resize(limit);
   return order;
@@ -170,11 +166,11 @@ std::vector<std::size_t> SiteModel::recently_updated(std::size_t limit) const {
 SiteModel::Title SiteModel::title(std::size_t record, const SiteLanguage& language) const {
   const ordered_json& r = *records_[record];
   if (language.code == "zh") {
-    const std::string zh = text(r, "signature_zh");
+    const std::string zh = string_field(r, "signature_zh");
     if (!zh.empty()) return {zh, false};
-    return {text(r, "signature"), true};
+    return {string_field(r, "signature"), true};
   }
-  return {text(r, "signature"), false};
+  return {string_field(r, "signature"), false};
 }
 
 json SiteModel::common(const std::string& path, const std::string& alternate_suffix,
@@ -217,40 +213,42 @@ json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
                            const json& strings) const {
   const ordered_json& r = *records_[index];
   const bool zh = language.code == "zh";
-  const std::string id = text(r, "id");
+  const std::string id = string_field(r, "id");
   const std::string path = site_entry_path(language.code, id);
   const Title heading = title(index, language);
   json page = common(path, "entries/" + id + ".html", heading.text, language, strings);
   const std::string up = page["up"];
   page["id"] = id;
   page["title"] = {{"text", heading.text}, {"untranslated", heading.untranslated}};
-  page["signature"] = text(r, "signature");
-  page["domain"] = text(r, "domain");
-  page["domain_href"] = up + site_domain_path(language.code, text(r, "domain"));
-  page["category"] = text(r, "category");
-  page["subcategory"] = text(r, "subcategory");
-  page["error_code"] = text(r, "error_code");
-  page["tier"] = text(r, "verification_tier");
-  page["tier_label"] = label(strings, "tier_" + text(r, "verification_tier"));
+  page["signature"] = string_field(r, "signature");
+  page["domain"] = string_field(r, "domain");
+  page["domain_href"] = up + site_domain_path(language.code, string_field(r, "domain"));
+  page["category"] = string_field(r, "category");
+  page["subcategory"] = string_field(r, "subcategory");
+  page["error_code"] = string_field(r, "error_code");
+  page["tier"] = string_field(r, "verification_tier");
+  page["tier_label"] = label(strings, "tier_" + string_field(r, "verification_tier"));
   page["fix_rate"] = percent(r.value("fix_success_rate", ordered_json()));
   page["confidence"] = percent(r.value("confidence", ordered_json()));
-  page["resolvable"] = label(strings, "resolvable_" + text(r, "resolvable"));
-  page["root_cause"] = translated_text(text(r, "root_cause"), text(r, "root_cause_zh"), zh, false);
-  page["description"] =
-      text(r, zh && !text(r, "root_cause_zh").empty() ? "root_cause_zh" : "root_cause");
+  page["resolvable"] = label(strings, "resolvable_" + string_field(r, "resolvable"));
+  page["root_cause"] =
+      translated_text(string_field(r, "root_cause"), string_field(r, "root_cause_zh"), zh, false);
+  page["description"] = string_field(
+      r, zh && !string_field(r, "root_cause_zh").empty() ? "root_cause_zh" : "root_cause");
 
   json versions = json::array();
   for (const auto& v : list(r, "versions")) {
     const auto or_dash = [&](const char* key) {
-      const std::string value = text(v, key);
+      const std::string value = string_field(v, key);
       return value.empty() ? std::string("—") : value;
     };
-    versions.push_back({{"version", text(v, "version")},
-                        {"status", or_dash("status")},
-                        {"introduced", or_dash("introduced")},
-                        {"deprecated", or_dash("deprecated")},
-                        {"removed", or_dash("removed")},
-                        {"behavior_change", markdown_inline_html(text(v, "behavior_change"))}});
+    versions.push_back(
+        {{"version", string_field(v, "version")},
+         {"status", or_dash("status")},
+         {"introduced", or_dash("introduced")},
+         {"deprecated", or_dash("deprecated")},
+         {"removed", or_dash("removed")},
+         {"behavior_change", markdown_inline_html(string_field(v, "behavior_change"))}});
   }
   page["has_versions"] = !versions.empty();
   page["versions"] = versions;
@@ -270,15 +268,15 @@ json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
   for (std::size_t i = 0; i < workaround_items.size(); ++i) {
     const auto& w = workaround_items[i];
     json sources = source_links(w);
-    workarounds.push_back(
-        {{"number", std::to_string(i + 1)},
-         {"action", translated_text(text(w, "action"), nth(r, "workarounds_zh", i), zh, true)},
-         {"success", percent(w.value("success_rate", ordered_json()))},
-         {"how", text(w, "how")},
-         {"condition", markdown_inline_html(text(w, "condition"))},
-         {"tradeoff", markdown_inline_html(text(w, "tradeoff"))},
-         {"has_sources", !sources.empty()},
-         {"sources", sources}});
+    workarounds.push_back({{"number", std::to_string(i + 1)},
+                           {"action", translated_text(string_field(w, "action"),
+                                                      nth(r, "workarounds_zh", i), zh, true)},
+                           {"success", percent(w.value("success_rate", ordered_json()))},
+                           {"how", string_field(w, "how")},
+                           {"condition", markdown_inline_html(string_field(w, "condition"))},
+                           {"tradeoff", markdown_inline_html(string_field(w, "tradeoff"))},
+                           {"has_sources", !sources.empty()},
+                           {"sources", sources}});
   }
   page["has_workarounds"] = !workarounds.empty();
   page["workarounds"] = workarounds;
@@ -289,10 +287,11 @@ json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
     const auto& d = dead_end_items[i];
     json sources = source_links(d);
     dead_ends.push_back(
-        {{"action", translated_text(text(d, "action"), nth(r, "dead_ends_zh", i), zh, true)},
+        {{"action",
+          translated_text(string_field(d, "action"), nth(r, "dead_ends_zh", i), zh, true)},
          {"fail", percent(d.value("fail_rate", ordered_json()))},
-         {"why_fails", markdown_html(text(d, "why_fails"))},
-         {"misconception", markdown_inline_html(text(d, "common_misconception"))},
+         {"why_fails", markdown_html(string_field(d, "why_fails"))},
+         {"misconception", markdown_inline_html(string_field(d, "common_misconception"))},
          {"has_sources", !sources.empty()},
          {"sources", sources}});
   }
@@ -323,14 +322,14 @@ json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
   page["has_related"] = !related.empty();
   page["related"] = related;
 
-  if (const std::string url = text(r, "official_doc_url"); !url.empty()) {
-    json doc = {{"text", url}, {"section", text(r, "official_doc_section")}};
+  if (const std::string url = string_field(r, "official_doc_url"); !url.empty()) {
+    json doc = {{"text", url}, {"section", string_field(r, "official_doc_section")}};
     if (url.starts_with("https://") || url.starts_with("http://")) doc["href"] = url;
     page["official_doc"] = doc;
   }
   json dates = json::array();
   for (const char* key : {"first_seen", "last_confirmed", "last_updated"}) {
-    if (const std::string date = text(r, key); !date.empty())
+    if (const std::string date = string_field(r, key); !date.empty())
       dates.push_back({{"label", label(strings, key)}, {"date", date}});
   }
   page["dates"] = dates;
@@ -343,12 +342,13 @@ json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
                   {"inLanguage", language.html_lang},
                   {"identifier", id},
                   {"description", page["description"]}};
-  if (const std::string date = text(r, "first_seen"); !date.empty())
+  if (const std::string date = string_field(r, "first_seen"); !date.empty())
     article["datePublished"] = date;
-  if (const std::string date = text(r, "last_updated"); !date.empty())
+  if (const std::string date = string_field(r, "last_updated"); !date.empty())
     article["dateModified"] = date;
   if (!config_.base_url.empty()) article["url"] = config_.base_url + path;
-  if (const std::string code = text(r, "error_code"); !code.empty()) article["keywords"] = code;
+  if (const std::string code = string_field(r, "error_code"); !code.empty())
+    article["keywords"] = code;
   page["json_ld"] = json_ld_text(article);
   return page;
 }
@@ -377,8 +377,8 @@ json SiteModel::home_page(const SiteLanguage& language, const json& strings) con
   for (std::size_t i : recently_updated(10)) {
     const Title t = title(i, language);
     json item = {{"title", t.text},
-                 {"href", up + site_entry_path(language.code, text(*records_[i], "id"))},
-                 {"date", text(*records_[i], "last_updated")}};
+                 {"href", up + site_entry_path(language.code, string_field(*records_[i], "id"))},
+                 {"date", string_field(*records_[i], "last_updated")}};
     if (t.untranslated) item["title_lang"] = "en";
     recent.push_back(item);
   }
@@ -397,10 +397,10 @@ json SiteModel::domain_page(const std::string& domain, const SiteLanguage& langu
   for (std::size_t i : members) {
     const Title t = title(i, language);
     json item = {{"title", t.text},
-                 {"href", up + site_entry_path(language.code, text(*records_[i], "id"))},
-                 {"error_code", text(*records_[i], "error_code")}};
+                 {"href", up + site_entry_path(language.code, string_field(*records_[i], "id"))},
+                 {"error_code", string_field(*records_[i], "error_code")}};
     if (t.untranslated) item["title_lang"] = "en";
-    categories[text(*records_[i], "category")].push_back(item);
+    categories[string_field(*records_[i], "category")].push_back(item);
   }
   json groups = json::array();
   for (auto& [name, entries] : categories) groups.push_back({{"name", name}, {"entries", entries}});
