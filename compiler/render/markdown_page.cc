@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "base/diagnostic.h"
+#include "render/mustache_data.h"
 #include "render/record.h"
 
 namespace kbc {
@@ -30,7 +31,7 @@ std::string translated(const ordered_json& record, const char* list, std::size_t
 
 // Sets `key` only for a non-empty value, so that {{#key}} sections skip empty text.
 void set_text(data& object, const std::string& key, const std::string& value) {
-  if (!value.empty()) object.set(key, value);
+  if (!value.empty()) put(object, key, value);
 }
 
 // A code fence longer than any run of backticks inside the code.
@@ -57,11 +58,11 @@ data versions(const ordered_json& record) {
   data list{data::type::list};
   for (const auto& item : record["versions"]) {
     data row;
-    row.set("version", string_field(item, "version"));
-    row.set("status", item["status"].is_string() ? string_field(item, "status") : "—");
-    row.set("introduced", item["introduced"].is_string() ? string_field(item, "introduced") : "—");
-    row.set("deprecated", item["deprecated"].is_string() ? string_field(item, "deprecated") : "—");
-    list.push_back(row);
+    put(row, "version", string_field(item, "version"));
+    put(row, "status", item["status"].is_string() ? string_field(item, "status") : "—");
+    put(row, "introduced", item["introduced"].is_string() ? string_field(item, "introduced") : "—");
+    put(row, "deprecated", item["deprecated"].is_string() ? string_field(item, "deprecated") : "—");
+    append(list, std::move(row));
   }
   return list;
 }
@@ -72,16 +73,17 @@ data workarounds(const ordered_json& record, bool zh) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     const auto& item = items[i];
     data row;
-    row.set("number", std::to_string(i + 1));
-    row.set("action", zh ? translated(record, "workarounds_zh", i, string_field(item, "action"))
-                         : string_field(item, "action"));
-    row.set("success", percent(item["success_rate"]));
+    put(row, "number", std::to_string(i + 1));
+    put(row, "action",
+        zh ? translated(record, "workarounds_zh", i, string_field(item, "action"))
+           : string_field(item, "action"));
+    put(row, "success", percent(item["success_rate"]));
     const std::string how = string_field(item, "how");
     set_text(row, "how", indent_lines(how, "   "));
-    row.set("fence", fence_for(how));
+    put(row, "fence", fence_for(how));
     set_text(row, "condition", string_field(item, "condition"));
     set_text(row, "tradeoff", string_field(item, "tradeoff"));
-    list.push_back(row);
+    append(list, std::move(row));
   }
   return list;
 }
@@ -92,42 +94,45 @@ data dead_ends(const ordered_json& record, bool zh) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     const auto& item = items[i];
     data row;
-    row.set("action", zh ? translated(record, "dead_ends_zh", i, string_field(item, "action"))
-                         : string_field(item, "action"));
-    row.set("why_fails", string_field(item, "why_fails"));
-    row.set("fail", percent(item["fail_rate"]));
+    put(row, "action",
+        zh ? translated(record, "dead_ends_zh", i, string_field(item, "action"))
+           : string_field(item, "action"));
+    put(row, "why_fails", string_field(item, "why_fails"));
+    put(row, "fail", percent(item["fail_rate"]));
     set_text(row, "common_misconception", string_field(item, "common_misconception"));
-    list.push_back(row);
+    append(list, std::move(row));
   }
   return list;
 }
 
+// The UI strings as the layer beneath every page: {{t.<key>}}.
 data labels(const nlohmann::json& strings) {
-  data out;
+  data table;
   for (const auto& [key, value] : strings.items()) {
-    if (value.is_string()) out.set(key, value.get<std::string>());
+    if (value.is_string()) put(table, key, value.get<std::string>());
   }
-  return out;
+  data layer;
+  put(layer, "t", std::move(table));
+  return layer;
 }
 
-data page_data(const ordered_json& record, bool zh, const nlohmann::json& strings) {
+data page_data(const ordered_json& record, bool zh) {
   const auto localized = [&](const char* key) { return localized_field(record, key, zh); };
   data page;
-  page.set("t", labels(strings));
-  page.set("id", string_field(record, "id"));
-  page.set("signature", localized("signature"));
-  page.set("domain", string_field(record, "domain"));
-  page.set("category", string_field(record, "category"));
+  put(page, "id", string_field(record, "id"));
+  put(page, "signature", localized("signature"));
+  put(page, "domain", string_field(record, "domain"));
+  put(page, "category", string_field(record, "category"));
   set_text(page, "error_code", string_field(record, "error_code"));
-  page.set("verification_tier", string_field(record, "verification_tier"));
-  page.set("fix_rate", percent(record["fix_success_rate"]));
-  page.set("root_cause", localized("root_cause"));
-  page.set("has_versions", !record["versions"].empty());
-  page.set("versions", versions(record));
-  page.set("has_workarounds", !record["workarounds"].empty());
-  page.set("workarounds", workarounds(record, zh));
-  page.set("has_dead_ends", !record["dead_ends"].empty());
-  page.set("dead_ends", dead_ends(record, zh));
+  put(page, "verification_tier", string_field(record, "verification_tier"));
+  put(page, "fix_rate", percent(record["fix_success_rate"]));
+  put(page, "root_cause", localized("root_cause"));
+  put(page, "has_versions", !record["versions"].empty());
+  put(page, "versions", versions(record));
+  put(page, "has_workarounds", !record["workarounds"].empty());
+  put(page, "workarounds", workarounds(record, zh));
+  put(page, "has_dead_ends", !record["dead_ends"].empty());
+  put(page, "dead_ends", dead_ends(record, zh));
   return page;
 }
 
@@ -135,14 +140,14 @@ data page_data(const ordered_json& record, bool zh, const nlohmann::json& string
 
 struct MarkdownRenderer::Compiled {
   mustache page_template;
-  nlohmann::json strings;
+  data labels;
   bool zh;
 };
 
 MarkdownRenderer::MarkdownRenderer(const TemplateSet& templates, const std::string& language)
-    : compiled_(
-          std::make_unique<Compiled>(Compiled{mustache(templates.text("page.md.mustache")),
-                                              templates.strings(language), language == "zh"})) {
+    : compiled_(std::make_unique<Compiled>(Compiled{mustache(templates.text("page.md.mustache")),
+                                                    labels(templates.strings(language)),
+                                                    language == "zh"})) {
   if (!compiled_->page_template.is_valid()) {
     throw ToolError("templates/page.md.mustache: " + compiled_->page_template.error_message());
   }
@@ -152,7 +157,10 @@ MarkdownRenderer::~MarkdownRenderer() = default;
 MarkdownRenderer::MarkdownRenderer(MarkdownRenderer&&) noexcept = default;
 
 std::string MarkdownRenderer::render(const ordered_json& record) {
-  return compiled_->page_template.render(page_data(record, compiled_->zh, compiled_->strings));
+  const data page = page_data(record, compiled_->zh);
+  MustacheContext context(&compiled_->labels);
+  context.push(&page);
+  return render_mustache(compiled_->page_template, context);
 }
 
 }  // namespace kbc

@@ -4,6 +4,7 @@
 
 #include "base/parallel.h"
 #include "base/text.h"
+#include "render/mustache_data.h"
 #include "render/record.h"
 #include "resources.h"
 #include "site/markdown_html.h"
@@ -17,32 +18,6 @@ using kainjow::mustache::mustache;
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-// Nulls and empty strings are left out, so that {{#key}} sections skip them.
-data to_data(const json& value) {
-  switch (value.type()) {
-    case json::value_t::object: {
-      data out{data::type::object};
-      for (const auto& [key, item] : value.items()) {
-        if (item.is_null() || (item.is_string() && item.get_ref<const std::string&>().empty()))
-          continue;
-        out.set(key, to_data(item));
-      }
-      return out;
-    }
-    case json::value_t::array: {
-      data out{data::type::list};
-      for (const auto& item : value) out.push_back(to_data(item));
-      return out;
-    }
-    case json::value_t::string:
-      return data(value.get<std::string>());
-    case json::value_t::boolean:
-      return data(value.get<bool>());
-    default:
-      return data(value.dump());
-  }
-}
-
 // The compiled templates of the site. Not thread-safe: one per worker.
 class PageRenderer {
  public:
@@ -51,7 +26,7 @@ class PageRenderer {
       : templates_(templates) {
     for (const auto& [language, table] : strings) {
       data layer{data::type::object};
-      layer.set("t", to_data(table));
+      put(layer, "t", to_mustache_data(table));
       strings_.emplace(language, std::move(layer));
     }
   }
@@ -59,15 +34,17 @@ class PageRenderer {
   // The page of `language`: the body template inside the layout. The UI strings sit beneath the
   // model in the context, so `{{t.home}}` resolves without copying them into every model.
   std::string page(const std::string& language, const std::string& body_name, const json& model) {
-    data page = to_data(model);
-    kainjow::mustache::context<std::string> context(&strings_.at(language));
+    data page = to_mustache_data(model);
+    MustacheContext context(&strings_.at(language));
     context.push(&page);
-    page.set("search_form", get("search_form").render(context));
-    page.set("body", get(body_name).render(context));
-    return get("layout").render(context);
+    put(page, "search_form", render_mustache(get("search_form"), context));
+    put(page, "body", render_mustache(get(body_name), context));
+    return render_mustache(get("layout"), context);
   }
   std::string standalone(const std::string& name, const json& model) {
-    return get(name).render(to_data(model));
+    const data page = to_mustache_data(model);
+    MustacheContext context(&page);
+    return render_mustache(get(name), context);
   }
 
  private:
