@@ -8,6 +8,7 @@
 #include "base/diagnostic.h"
 #include "base/text.h"
 #include "cli/command.h"
+#include "cli/man_page.h"
 
 namespace {
 
@@ -21,7 +22,7 @@ void print_usage(std::ostream& out) {
     name.resize(10, ' ');
     out << "  " << name << command.summary.substr(0, command.summary.find('\n')) << "\n";
   }
-  out << "\nRun 'kbc <command> --help' for its options.\n";
+  out << "\nRun 'kbc <command> --help' for its options, 'kbc --man' for the man page.\n";
 }
 
 const kbc::Command& find_command(const std::string& name) {
@@ -40,6 +41,10 @@ int run(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     print_usage(args.empty() ? std::cerr : std::cout);
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--man") {
+    std::cout << kbc::man_page(kbc::all_commands(), kVersion);
+    return 0;
   }
   if (args[0] == "--version") {
     std::cout << "kbc " << kVersion << "\n";

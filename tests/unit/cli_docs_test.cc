@@ -1,0 +1,83 @@
+// The command table is the one source of `kbc --help`, `kbc <command> --help`, the man page and
+// the README's command reference: these tests fail when one of them leaves something out.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/man_page.h"
+
+using namespace kbc;
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// roff's spelling of an option or command name.
+std::string roff_name(std::string_view name) {
+  std::string out;
+  for (const char c : name) out += c == '-' ? std::string("\\-") : std::string(1, c);
+  return out;
+}
+
+// The README's section of `kbc <name>`: from its "### `kbc <name>" heading to the next heading.
+std::string readme_section(const std::string& readme, std::string_view name) {
+  const std::string heading = "### `kbc " + std::string(name);
+  const std::size_t begin = readme.find(heading);
+  if (begin == std::string::npos) return "";
+  const std::size_t end = readme.find("\n#", begin + heading.size());
+  return readme.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+}  // namespace
+
+TEST_CASE("the man page has every command and every option of the table") {
+  const std::string page = man_page(all_commands(), "9.9.9");
+  CHECK(page.starts_with(".TH KBC 1 \"\" \"kbc 9.9.9\""));
+  for (const Command& command : all_commands()) {
+    INFO(command.name);
+    CHECK(page.find(".SS " + roff_name(command.name) + "\n") != std::string::npos);
+    for (const OptionSpec& option : command.options) {
+      INFO(option.name);
+      CHECK(page.find(".B " + roff_name(option.name)) != std::string::npos);
+    }
+  }
+  // Every line is text or a known macro: none starts with a stray '.' or '\'' from the table.
+  std::istringstream lines(page);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || (line[0] != '.' && line[0] != '\'')) continue;
+    INFO(line);
+    CHECK((line.starts_with(".TH ") || line.starts_with(".SH ") || line.starts_with(".SS ") ||
+           line.starts_with(".B ") || line.starts_with(".I ") || line.starts_with(".IR ") ||
+           line.starts_with(".RI ") || line == ".TP" || line == ".PP" || line == ".br"));
+  }
+}
+
+TEST_CASE("roff escapes hyphens, backslashes and leading dots of the table's text") {
+  const std::vector<Command> commands = {
+      {"demo", "", ".hidden \\ text-with-hyphens", {{"--x-y", "N", "'quoted"}}, nullptr}};
+  const std::string page = man_page(commands, "1");
+  CHECK(page.find("\\&.hidden \\e text\\-with\\-hyphens\n") != std::string::npos);
+  CHECK(page.find(".B \\-\\-x\\-y \\fIN\\fR\n\\&'quoted\n") != std::string::npos);
+}
+
+TEST_CASE("the README documents every command and option of the table") {
+  const std::string readme = read_text(std::string(KBC_SOURCE_DIR) + "/README.md");
+  REQUIRE_FALSE(readme.empty());
+  for (const Command& command : all_commands()) {
+    INFO("kbc " << command.name);
+    const std::string section = readme_section(readme, command.name);
+    REQUIRE_FALSE(section.empty());
+    for (const OptionSpec& option : command.options) {
+      if (option.name == "--help") continue;
+      INFO(option.name);
+      CHECK(section.find(std::string(option.name)) != std::string::npos);
+    }
+  }
+}
