@@ -5,6 +5,7 @@
 #include "base/parallel.h"
 
 #include "lint/rule.h"
+#include "lint/suppressions.h"
 #include "render/markdown_page.h"
 #include "render/record.h"
 #include "resources.h"
@@ -13,20 +14,34 @@
 
 namespace kbc {
 
+KnowledgeBase load_entries(const FileSystem& fs, const std::string& root, bool use_cache,
+                           Diagnostics& diagnostics) {
+  const auto schema_text = embedded_resource("schema/entry.schema.json");
+  if (!schema_text) throw ToolError("the entry schema is missing from this build");
+  const SchemaValidator schema(nlohmann::json::parse(*schema_text));
+  std::optional<ParseCache> cache;
+  if (use_cache) cache.emplace(root);
+  return load_knowledge_base(fs, root, schema, diagnostics, cache ? &*cache : nullptr);
+}
+
 CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
                                           const CheckOptions& options) {
   const auto schema_text = embedded_resource("schema/entry.schema.json");
   if (!schema_text) throw ToolError("the entry schema is missing from this build");
   const SchemaValidator schema(nlohmann::json::parse(*schema_text));
   CheckedKnowledgeBase checked;
-  checked.config = load_config(fs, root, checked.diagnostics);
+  KbConfig config = load_kb_config(fs, root, checked.diagnostics);
+  checked.config = std::move(config.site);
   std::optional<ParseCache> cache;
   if (options.cache) cache.emplace(root);
-  checked.kb =
-      load_knowledge_base(fs, root, schema, checked.diagnostics, cache ? &*cache : nullptr);
+  checked.kb = load_knowledge_base(fs, root, schema, checked.diagnostics, cache ? &*cache : nullptr,
+                                   options.progress);
+  if (options.progress) options.progress->clear();
   Diagnostics findings = run_lint(checked.kb, options.only);
   checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings.begin()),
                              std::make_move_iterator(findings.end()));
+  // kbc.yaml's rule settings and the kbc-disable comments apply on every run, after the cache.
+  apply_rule_settings(checked.diagnostics, checked.kb, config.lint, options.only);
   sort_diagnostics(checked.diagnostics);
   return checked;
 }
@@ -51,7 +66,8 @@ struct EntryFiles {
 }  // namespace
 
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
-                         const TemplateSet& templates, const SiteConfig& config) {
+                         const TemplateSet& templates, const SiteConfig& config,
+                         Progress* progress) {
   std::vector<const Entry*> built;
   for (const Entry& entry : kb.entries) {
     if (entry.shape_ok && !excluded.count(entry.path)) built.push_back(&entry);
@@ -65,6 +81,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   templates.strings("en");
   templates.strings("zh");
   std::vector<EntryFiles> files(built.size());
+  if (progress) progress->start("records", built.size());
   parallel_slices(built.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     MarkdownRenderer en(templates, "en"), zh(templates, "zh");
     for (std::size_t i = begin; i < end; ++i) {
@@ -73,6 +90,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
       files[i].json = record_text(files[i].record);
       files[i].en = en.render(files[i].record);
       files[i].zh = zh.render(files[i].record);
+      if (progress) progress->advance();
     }
   });
 
@@ -97,7 +115,8 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
     records.push_back(&file.record);
   }
   out.tree.add("kb.json", bundle + (files.empty() ? "\n" : "\n]\n"));
-  build_site(SiteModel(records, config), templates, out.tree);
+  build_site(SiteModel(records, config), templates, out.tree, progress);
+  if (progress) progress->clear();
   out.problems = check_site_links(out.tree);
   out.entries = files.size();
   return out;

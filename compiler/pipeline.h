@@ -13,6 +13,7 @@
 #include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "base/output_tree.h"
+#include "base/progress.h"
 #include "model/config.h"
 #include "model/knowledge_base.h"
 #include "render/templates.h"
@@ -26,14 +27,21 @@ struct CheckedKnowledgeBase {
 };
 
 struct CheckOptions {
-  bool cache = false;          // use <root>/.kbc-cache (real file systems only)
-  std::set<std::string> only;  // when not empty: run the rules on these paths only
+  bool cache = false;            // use <root>/.kbc-cache (real file systems only)
+  std::set<std::string> only;    // when not empty: run the rules on these paths only
+  Progress* progress = nullptr;  // shows the loading of the entries
 };
 
 // Loads, validates and lints the knowledge base at `root`. With `only`, every entry is still
 // loaded (rules that look across entries see them all) but only those are checked.
 CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
                                           const CheckOptions& options = {});
+
+// Discovers, loads and validates the entries at `root` without running the lint rules, for
+// commands that read a knowledge base rather than check it (kbc match). With `use_cache`, through
+// <root>/.kbc-cache.
+KnowledgeBase load_entries(const FileSystem& fs, const std::string& root, bool use_cache,
+                           Diagnostics& diagnostics);
 
 struct BuiltOutput {
   OutputTree tree;
@@ -44,7 +52,8 @@ struct BuiltOutput {
 // Renders every schema-valid entry whose path is not in `excluded`: the bundle, the records,
 // the Markdown pages and the site.
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
-                         const TemplateSet& templates, const SiteConfig& config);
+                         const TemplateSet& templates, const SiteConfig& config,
+                         Progress* progress = nullptr);
 
 // The paths of files with at least one error.
 std::set<std::string> paths_with_errors(const Diagnostics& diagnostics);

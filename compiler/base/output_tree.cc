@@ -126,7 +126,7 @@ void remove_stale(const OutputTree& tree, const std::set<std::string>& folders,
 
 // Makes `dir` hold exactly the tree: stale entries removed, folders made, then the files on
 // every core, then the copies as hard links to their sources (written out where linking fails).
-void write_tree(const OutputTree& tree, const fs::path& dir) {
+void write_tree(const OutputTree& tree, const fs::path& dir, Progress* progress) {
   std::set<std::string> folders;
   for (const auto& [path, content] : tree.files()) {
     for (std::size_t slash = path.find('/'); slash != std::string::npos;
@@ -140,7 +140,11 @@ void write_tree(const OutputTree& tree, const fs::path& dir) {
     if (!tree.copies().count(file.first)) files.push_back(&file);
   }
   for (const auto& copy : tree.copies()) copies.push_back(&copy);
-  write_all(files, [&](const auto* file) { sync_file(dir / file->first, file->second); });
+  if (progress) progress->start("writing", files.size());
+  write_all(files, [&](const auto* file) {
+    sync_file(dir / file->first, file->second);
+    if (progress) progress->advance();
+  });
   write_all(copies, [&](const auto* copy) {
     const fs::path target = dir / copy->first, source = dir / copy->second;
     struct stat target_status {
@@ -247,13 +251,14 @@ void OutputTree::add_copy(std::string_view path, const std::string& source) {
   copies_[std::string(path)] = source;
 }
 
-void commit_output(const OutputTree& tree, const std::string& out_dir_name) {
+void commit_output(const OutputTree& tree, const std::string& out_dir_name, Progress* progress) {
   const fs::path out_dir = fs::absolute(out_dir_name).lexically_normal();
   check_replaceable(out_dir);
   const fs::path staging = claim_staging(out_dir);
   try {
     write_file(staging / kOutputMarker, "");
-    write_tree(tree, staging);
+    write_tree(tree, staging, progress);
+    if (progress) progress->clear();
     swap_in(staging, out_dir);
   } catch (const fs::filesystem_error& e) {
     std::error_code ignored;

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/progress.h"
+
 namespace kbc {
 
 class OutputTree {
@@ -32,6 +34,7 @@ inline constexpr std::string_view kOutputMarker = ".kbc-output";
 
 // Replaces `out_dir` with the tree. Refuses (ToolError) to replace a non-empty folder that kbc
 // did not write.
-void commit_output(const OutputTree& tree, const std::string& out_dir);
+void commit_output(const OutputTree& tree, const std::string& out_dir,
+                   Progress* progress = nullptr);
 
 }  // namespace kbc

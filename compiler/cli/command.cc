@@ -107,7 +107,9 @@ const std::vector<Command>& all_commands() {
        "on those files only; rules that look across entries still see the whole knowledge base.\n"
        "Exit status: 0 clean (warnings allowed), 1 errors, 2 usage or tool failure.",
        {kRoot,
-        {"--list-rules", "", "print every rule id, its severity and summary"},
+        {"--list-rules", "",
+         "print every rule id, its severity and summary, marked [required] when kbc.yaml and "
+         "comments cannot turn it off"},
         kNoCache,
         {"--format", "FORMAT", "text (default), json, sarif or github", kOutputFormatNames},
         kColor,
@@ -141,6 +143,43 @@ const std::vector<Command>& all_commands() {
          "first_seen, last_confirmed, last_updated (default: placeholders)"},
         kHelp},
        run_new},
+      {"stats",
+       "",
+       "Reports figures on the whole knowledge base, for the people who maintain it.\n"
+       "Entries per domain and verification tier, Chinese translation coverage, entries not\n"
+       "confirmed for 180 or 365 days, entries outside the transition graph, regex overlaps.\n"
+       "Exit status: 0 (also when entries have errors), 2 usage or tool failure.",
+       {kRoot,
+        {"--format", "FORMAT", "text (default) or json", {"text", "json"}},
+        {"--today", "YYYY-MM-DD", "the date to age last_confirmed from (default: today, UTC)"},
+        kNoCache,
+        kHelp},
+       run_stats},
+      {"match",
+       "[TEXT | -]",
+       "Finds the entries that explain an error message (TEXT) or the errors in a log read from\n"
+       "standard input (no TEXT, or -), best first, with each one's best workaround and the dead\n"
+       "ends to avoid. Exit status: 0 something matched, 1 nothing matched, 2 usage or tool\n"
+       "failure.",
+       {kRoot,
+        {"--bundle", "FILE", "read the entries from a published bundle (kb.json) instead"},
+        {"--top", "N", "show the N best entries (default: 5)"},
+        {"--json", "", "print the hits as JSON, for tools"},
+        kNoCache,
+        kHelp},
+       run_match},
+      {"serve",
+       "",
+       "Builds the site in memory and serves it on 127.0.0.1, builds again when a file under\n"
+       "entries/, templates/ or kbc.yaml changes, and reloads the open pages. Lint errors show in\n"
+       "the terminal and over the page, and the last site without errors stays served. Writes\n"
+       "nothing but the parse cache; stops on Ctrl+C (SIGINT) or SIGTERM.",
+       {kRoot,
+        {"--port", "N", "the port to listen on (default: 8000; 0: any free port)"},
+        kNoCache,
+        kColor,
+        kHelp},
+       run_serve},
   };
   return kCommands;
 }

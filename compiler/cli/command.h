@@ -48,6 +48,9 @@ int run_lint(const Arguments& arguments);
 int run_build(const Arguments& arguments);
 int run_import(const Arguments& arguments);
 int run_new(const Arguments& arguments);
+int run_stats(const Arguments& arguments);
+int run_match(const Arguments& arguments);
+int run_serve(const Arguments& arguments);
 
 const std::vector<Command>& all_commands();
 

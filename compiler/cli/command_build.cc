@@ -25,8 +25,9 @@ int run_build(const Arguments& arguments) {
   const std::string root = arguments.value_or("--root", ".");
   const std::string out_dir = arguments.value_or("--out", join_path(root, "dist"));
   const RealFileSystem fs;
+  Progress progress(Progress::wanted());
   const CheckedKnowledgeBase checked =
-      check_knowledge_base(fs, root, {!arguments.has("--no-cache"), {}});
+      check_knowledge_base(fs, root, {!arguments.has("--no-cache"), {}, &progress});
   const bool color =
       use_color_on(*parse_color_mode(arguments.value_or("--color", "auto")), STDERR_FILENO);
   print_diagnostics(checked.diagnostics, color, is_terminal(STDERR_FILENO) ? &fs : nullptr, root);
@@ -44,14 +45,15 @@ int run_build(const Arguments& arguments) {
       throw ToolError("kbc build: --base-url must be an absolute http(s) URL, not '" + url + "'");
     config.base_url = normalized_base_url(url);
   }
-  const BuiltOutput built = emit_outputs(checked.kb, failed, TemplateSet(fs, root), config);
+  const BuiltOutput built =
+      emit_outputs(checked.kb, failed, TemplateSet(fs, root), config, &progress);
   if (!built.problems.empty()) {
     print_diagnostics(built.problems, color, nullptr, root);  // paths in the output: no source
     std::cerr << "kbc build: " << built.problems.size() << " broken link(s) in the site; "
               << out_dir << " left unchanged\n";
     return 1;
   }
-  commit_output(built.tree, out_dir);
+  commit_output(built.tree, out_dir, &progress);
   if (config.base_url.empty()) {
     std::cerr << "kbc build: note: no base_url (kbc.yaml or --base-url), so the site has no "
                  "canonical links, sitemap.xml or Atom feeds\n";

@@ -19,7 +19,7 @@ int list_rules() {
     id.resize(std::max<std::size_t>(id.size() + 2, 26), ' ');
     std::string severity(severity_name(rule.severity));
     severity.resize(9, ' ');
-    std::cout << id << severity << rule.summary << "\n";
+    std::cout << id << severity << rule.summary << (rule.required ? " [required]" : "") << "\n";
   }
   return 0;
 }
@@ -69,8 +69,9 @@ int run_lint(const Arguments& arguments) {
   const std::string root = arguments.value_or("--root", ".");
   const std::set<std::string> only = selected_paths(arguments.positional, root);
   const RealFileSystem fs;
+  Progress progress(Progress::wanted());
   CheckedKnowledgeBase checked =
-      check_knowledge_base(fs, root, {!arguments.has("--no-cache"), only});
+      check_knowledge_base(fs, root, {!arguments.has("--no-cache"), only, &progress});
   Diagnostics shown;
   for (Diagnostic& d : checked.diagnostics) {
     if (only.empty() || only.count(d.path)) shown.push_back(std::move(d));

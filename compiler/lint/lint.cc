@@ -31,7 +31,8 @@ std::vector<std::string> own_text_pointers(const Entry& entry) {
   return pointers;
 }
 
-// For every entry, the texts of other entries that its regex matches.
+}  // namespace
+
 std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
                                                     const RegexIndex& regexes) {
   // Each worker matches a slice of the texts; the hits are gathered in entry order afterwards.
@@ -51,8 +52,6 @@ std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
   }
   return hits;
 }
-
-}  // namespace
 
 Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only) {
   const auto checked = [&](const Entry& entry) { return only.empty() || only.count(entry.path); };

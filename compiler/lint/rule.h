@@ -23,6 +23,11 @@ struct RegexHit {
   std::string pointer;  // "/signature" or "/samples/2"
 };
 
+// For every entry, the texts (signature, samples) of other entries that its regex in `regexes`
+// matches, in entry order. Lint's regex-overlap and kbc stats read them.
+std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
+                                                    const RegexIndex& regexes);
+
 // What rules may look at besides the entry itself. Computed once per lint run.
 struct LintContext {
   const KnowledgeBase& kb;
@@ -41,6 +46,10 @@ struct Rule {
   Severity severity;
   std::string_view summary;
   void (*check)(const Entry& entry, const LintContext& context, Reporter& report);
+  // True when the build cannot do without the rule: ignoring its errors would leave entries out
+  // silently or write wrong output. kbc.yaml cannot turn it off or down, and no kbc-disable
+  // comment or exclusion can suppress it.
+  bool required = false;
 };
 
 // Collects one rule's findings with that rule's id and severity.

@@ -7,21 +7,23 @@ namespace kbc {
 
 const std::vector<Rule>& all_rules() {
   using S = Severity;
+  constexpr bool kRequired = true;  // see Rule::required
   static const std::vector<Rule> kRules = {
       // Reported while loading and validating (see load/ and validate/).
       {"yaml-syntax", S::kError, "the file is not valid YAML (shown with the line and a caret)",
-       nullptr},
-      {"yaml-encoding", S::kError, "the file contains bytes that are not UTF-8", nullptr},
+       nullptr, kRequired},
+      {"yaml-encoding", S::kError, "the file contains bytes that are not UTF-8", nullptr,
+       kRequired},
       {"yaml-structure", S::kError,
        "empty file, several documents, a root that is not a mapping, or a file too large, too deep "
        "or expanding too far through aliases",
-       nullptr},
-      {"yaml-duplicate-key", S::kError, "a key appears twice in one mapping", nullptr},
+       nullptr, kRequired},
+      {"yaml-duplicate-key", S::kError, "a key appears twice in one mapping", nullptr, kRequired},
       {"schema", S::kError,
        "a value departs from schema/entry.schema.json: type, required key, enum, range or pattern",
-       nullptr},
+       nullptr, kRequired},
       {"schema-unknown-key", S::kError, "a key the schema does not know, with a did-you-mean",
-       nullptr},
+       nullptr, kRequired},
       // Entry rules.
       {"entry-blank-text", S::kError,
        "a required text (signature, regex, root_cause, category, dead-end action and why_fails, "
@@ -30,11 +32,12 @@ const std::vector<Rule>& all_rules() {
       {"entry-id-path", S::kError,
        "the id differs from the file's path under entries/, or the domain from the id's first "
        "segment",
-       rules::id_path},
-      {"entry-duplicate-id", S::kError, "two files declare the same id", rules::duplicate_id},
+       rules::id_path, kRequired},
+      {"entry-duplicate-id", S::kError, "two files declare the same id", rules::duplicate_id,
+       kRequired},
       {"entry-rate-finite", S::kError,
        "a rate, probability or confidence is NaN or infinite (the schema checks the [0, 1] range)",
-       rules::rate_finite},
+       rules::rate_finite, kRequired},
       {"entry-resolvable-rate", S::kWarning,
        "resolvable 'true' with fix_success_rate below 0.5, or 'false' with 0.5 or more",
        rules::resolvable_rate},
@@ -45,7 +48,8 @@ const std::vector<Rule>& all_rules() {
       {"text-whitespace", S::kWarning,
        "text with leading or trailing white space (often where shell substitution ate a command)",
        rules::text_whitespace},
-      {"date-invalid", S::kError, "a date that is not a real calendar date", rules::date_invalid},
+      {"date-invalid", S::kError, "a date that is not a real calendar date", rules::date_invalid,
+       kRequired},
       {"date-order", S::kWarning, "first_seen after last_confirmed or last_updated",
        rules::date_order},
       {"source-url", S::kError,
@@ -53,7 +57,7 @@ const std::vector<Rule>& all_rules() {
        rules::source_url},
       // Regex rules.
       {"regex-syntax", S::kError, "the regex does not compile under RE2 (with RE2's message)",
-       rules::regex_syntax},
+       rules::regex_syntax, kRequired},
       {"regex-no-match", S::kError, "the regex does not match the signature or one of the samples",
        rules::regex_no_match},
       {"regex-counter-sample", S::kError, "the regex matches one of the counter_samples",
@@ -69,9 +73,24 @@ const std::vector<Rule>& all_rules() {
        rules::xref_self},
       // Translations.
       {"i18n-length", S::kError,
-       "workarounds_zh or dead_ends_zh has a different length than its list", rules::i18n_length},
+       "workarounds_zh or dead_ends_zh has a different length than its list", rules::i18n_length,
+       kRequired},
       {"i18n-missing", S::kWarning,
        "a Chinese text is missing or blank where the English one exists", rules::i18n_missing},
+      // Reported while applying kbc.yaml and the kbc-disable comments (see suppressions.cc).
+      {"config-unknown-rule", S::kError,
+       "kbc.yaml names a rule that does not exist (under rules or exclude), with a did-you-mean",
+       nullptr, kRequired},
+      {"config-required-rule", S::kError,
+       "kbc.yaml turns off or down a required rule, or excludes entries from a rule that cannot be "
+       "suppressed",
+       nullptr, kRequired},
+      {"suppression-invalid", S::kWarning,
+       "a kbc-disable comment with an unknown directive, no rule, an unknown rule or a rule that "
+       "cannot be suppressed",
+       nullptr},
+      {"suppression-unused", S::kWarning,
+       "a kbc-disable comment or a kbc.yaml exclusion that suppresses nothing", nullptr},
   };
   return kRules;
 }

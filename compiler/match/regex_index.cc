@@ -10,7 +10,13 @@
 namespace kbc {
 namespace {
 
-constexpr int kMinAtomLength = 3;  // atoms_by_prefix_ relies on every atom having 3 bytes
+constexpr int kMinAtomLength = RegexIndex::kMinAtomLength;
+// The atom set's DFA grows to this while it learns a log, then starts over (never fails).
+constexpr std::int64_t kAtomSetMemory = std::int64_t{256} << 20;
+// Distinct sets of atoms whose candidates a Scratch keeps (then it starts over).
+constexpr std::size_t kMaxCachedAtomSets = 1 << 16;
+
+char ascii_lower_char(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
 
 std::uint32_t prefix_key(const char* bytes) {
   std::uint32_t key = 0;
@@ -26,15 +32,17 @@ RE2::Options entry_regex_options() {
   return options;
 }
 
-RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patterns)
+RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patterns,
+                       bool many_texts)
     : errors_(patterns.size()), location_(patterns.size(), {-1, -1}) {
   const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
-  for (std::size_t i = 0; i < cores; ++i)
-    shards_.push_back(std::make_unique<Shard>(Shard{re2::FilteredRE2(kMinAtomLength), {}, {}}));
+  for (std::size_t i = 0; i < cores; ++i) shards_.push_back(std::make_unique<Shard>());
   parallel_slices(patterns.size(), [&](std::size_t begin, std::size_t end, std::size_t worker) {
     build_shard(*shards_[worker], begin, end, patterns);
   });
   index_atoms();
+  build_unfiltered_set();
+  if (many_texts) build_atom_set();
 }
 
 RegexIndex::~RegexIndex() = default;
@@ -52,7 +60,27 @@ void RegexIndex::build_shard(Shard& shard, std::size_t begin, std::size_t end,
     shard.entries.push_back(i);
   }
   // FilteredRE2::Compile on an empty filter logs an error and leaves it unusable.
-  if (!shard.entries.empty()) shard.filter.Compile(&shard.atoms);
+  if (shard.entries.empty()) return;
+  shard.filter.Compile(&shard.atoms);
+  std::vector<int> always;
+  shard.filter.AllPotentials({}, &always);
+  shard.unfiltered.assign(shard.entries.size(), false);
+  for (int id : always) shard.unfiltered[id] = true;
+}
+
+// One RE2::Set of the regexes without atoms. When it cannot be built, unfiltered_set_ stays
+// empty and candidates() returns them all.
+void RegexIndex::build_unfiltered_set() {
+  for (std::size_t entry = 0; entry < location_.size(); ++entry) {
+    const auto [shard, id] = location_[entry];
+    if (shard >= 0 && shards_[shard]->unfiltered[id]) unfiltered_.push_back(entry);
+  }
+  if (unfiltered_.empty()) return;
+  auto set = std::make_unique<RE2::Set>(entry_regex_options(), RE2::UNANCHORED);
+  for (std::size_t entry : unfiltered_) {
+    if (set->Add(regex(entry)->pattern(), nullptr) < 0) return;
+  }
+  if (set->Compile()) unfiltered_set_ = std::move(set);
 }
 
 void RegexIndex::index_atoms() {
@@ -76,33 +104,121 @@ const RE2* RegexIndex::regex(std::size_t entry) const {
   return shard < 0 ? nullptr : &shards_[shard]->filter.GetRE2(id);
 }
 
-std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
-  const std::string lower = ascii_lower(text);
-  std::vector<std::vector<int>> found(shards_.size());
-  for (std::size_t i = 0; i + kMinAtomLength <= lower.size(); ++i) {
-    const auto it = atoms_by_prefix_.find(prefix_key(lower.data() + i));
-    if (it == atoms_by_prefix_.end()) continue;
-    for (const AtomRef& ref : it->second) {
-      const std::string& atom = shards_[ref.shard]->atoms[ref.atom];
-      if (lower.compare(i, atom.size(), atom) == 0) found[ref.shard].push_back(ref.atom);
+// One RE2::Set of the distinct atoms, as literals. When it cannot be built, atom_set_ stays empty
+// and the atoms are found by their prefixes.
+void RegexIndex::build_atom_set() {
+  RE2::Options options = entry_regex_options();
+  options.set_literal(true);
+  options.set_max_mem(kAtomSetMemory);
+  auto set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+  std::unordered_map<std::string_view, std::size_t> index;
+  for (std::uint32_t s = 0; s < shards_.size(); ++s) {
+    for (std::size_t a = 0; a < shards_[s]->atoms.size(); ++a) {
+      const std::string& atom = shards_[s]->atoms[a];
+      auto [it, added] = index.try_emplace(atom, atom_set_refs_.size());
+      if (added) {
+        if (set->Add(atom, nullptr) < 0) {
+          atom_set_refs_.clear();
+          return;
+        }
+        atom_set_refs_.emplace_back();
+      }
+      atom_set_refs_[it->second].push_back({s, static_cast<int>(a)});
     }
   }
-  for (const AtomRef& ref : short_atoms_) {
-    if (lower.find(shards_[ref.shard]->atoms[ref.atom]) != std::string::npos)
-      found[ref.shard].push_back(ref.atom);
+  if (!atom_set_refs_.empty() && set->Compile()) atom_set_ = std::move(set);
+}
+
+// The atoms found in `text`, per shard, sorted, into scratch.found.
+void RegexIndex::find_atoms(std::string_view text, Scratch& scratch) const {
+  scratch.found.resize(shards_.size());
+  for (std::vector<int>& atoms : scratch.found) atoms.clear();
+  scratch.lower.assign(text);
+  for (char& c : scratch.lower) c = ascii_lower_char(c);
+  const std::string& lower = scratch.lower;
+  RE2::Set::ErrorInfo error{};
+  if (atom_set_ &&
+      (atom_set_->Match(lower, &scratch.matched, &error) || error.kind == RE2::Set::kNoError)) {
+    for (int i : scratch.matched) {
+      for (const AtomRef& ref : atom_set_refs_[i]) scratch.found[ref.shard].push_back(ref.atom);
+    }
+  } else {
+    for (std::size_t i = 0; i + kMinAtomLength <= lower.size(); ++i) {
+      const auto it = atoms_by_prefix_.find(prefix_key(lower.data() + i));
+      if (it == atoms_by_prefix_.end()) continue;
+      for (const AtomRef& ref : it->second) {
+        const std::string& atom = shards_[ref.shard]->atoms[ref.atom];
+        if (lower.compare(i, atom.size(), atom) == 0) scratch.found[ref.shard].push_back(ref.atom);
+      }
+    }
+    for (const AtomRef& ref : short_atoms_) {
+      if (lower.find(shards_[ref.shard]->atoms[ref.atom]) != std::string::npos)
+        scratch.found[ref.shard].push_back(ref.atom);
+    }
   }
+  for (std::vector<int>& atoms : scratch.found) {
+    std::sort(atoms.begin(), atoms.end());
+    atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+  }
+}
+
+std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
+  Scratch scratch;
+  find_atoms(text, scratch);
   std::vector<std::size_t> out;
   for (std::size_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
     if (shard.entries.empty()) continue;
-    std::sort(found[s].begin(), found[s].end());
-    found[s].erase(std::unique(found[s].begin(), found[s].end()), found[s].end());
     std::vector<int> matched;
-    shard.filter.AllMatches(text, found[s], &matched);
+    shard.filter.AllMatches(text, scratch.found[s], &matched);
     for (int id : matched) out.push_back(shard.entries[id]);
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// The entries with atoms that FilteredRE2 lets through for the atoms in scratch.found, sorted.
+const std::vector<std::size_t>& RegexIndex::filtered(Scratch& scratch) const {
+  std::string key;
+  for (const std::vector<int>& atoms : scratch.found) {
+    key.append(reinterpret_cast<const char*>(atoms.data()), atoms.size() * sizeof(int));
+    key.append(sizeof(int), '\xff');  // -1: the shard's end
+  }
+  if (scratch.filtered.size() >= kMaxCachedAtomSets) scratch.filtered.clear();
+  auto [it, added] = scratch.filtered.try_emplace(std::move(key));
+  if (!added) return it->second;
+  std::vector<int> passed;
+  for (std::size_t s = 0; s < shards_.size(); ++s) {
+    const Shard& shard = *shards_[s];
+    if (scratch.found[s].empty()) continue;
+    shard.filter.AllPotentials(scratch.found[s], &passed);
+    for (int id : passed) {
+      if (!shard.unfiltered[id]) it->second.push_back(shard.entries[id]);
+    }
+  }
+  std::sort(it->second.begin(), it->second.end());
+  return it->second;
+}
+
+std::vector<std::size_t> RegexIndex::candidates(std::string_view text) const {
+  Scratch scratch;
+  return candidates(text, scratch);
+}
+
+const std::vector<std::size_t>& RegexIndex::candidates(std::string_view text,
+                                                       Scratch& scratch) const {
+  find_atoms(text, scratch);
+  scratch.out = filtered(scratch);
+  RE2::Set::ErrorInfo error{};
+  // Without a set, or when its DFA runs out of memory, every regex without atoms is a candidate.
+  if (unfiltered_set_ && (unfiltered_set_->Match(text, &scratch.matched, &error) ||
+                          error.kind == RE2::Set::kNoError)) {
+    for (int i : scratch.matched) scratch.out.push_back(unfiltered_[i]);
+  } else {
+    scratch.out.insert(scratch.out.end(), unfiltered_.begin(), unfiltered_.end());
+  }
+  std::sort(scratch.out.begin(), scratch.out.end());
+  return scratch.out;
 }
 
 }  // namespace kbc

@@ -10,10 +10,16 @@
 // but builds a huge DFA lazily, text by text (half a second over the corpus); the atoms are
 // instead indexed by their first three bytes, which every atom has (kMinAtomLength), so each
 // text position costs one hash lookup.
+//
+// For callers that run the regexes on many texts (kbc match on a log: `many_texts`), that
+// RE2::Set is the faster search after all: its DFA is built once and then reused, and it costs
+// a fifth of the hash lookups per byte. `candidates` also tests the regexes that have no atom
+// (FilteredRE2 would run each of them on every text) together, with a second RE2::Set.
 #pragma once
 
 #include <re2/filtered_re2.h>
 #include <re2/re2.h>
+#include <re2/set.h>
 
 #include <cstdint>
 #include <memory>
@@ -27,8 +33,12 @@ namespace kbc {
 
 class RegexIndex {
  public:
-  // `patterns[i]` is entry i's regex, or nullopt when it has none.
-  explicit RegexIndex(const std::vector<std::optional<std::string_view>>& patterns);
+  static constexpr int kMinAtomLength = 3;  // atoms_by_prefix_ relies on every atom having 3 bytes
+
+  // `patterns[i]` is entry i's regex, or nullopt when it has none. With `many_texts`, the atoms
+  // are found with an RE2::Set (see above).
+  explicit RegexIndex(const std::vector<std::optional<std::string_view>>& patterns,
+                      bool many_texts = false);
   ~RegexIndex();
 
   // Entry i's compiled regex, or nullptr when it has none or it did not compile.
@@ -38,12 +48,30 @@ class RegexIndex {
 
   // The entries whose regex matches somewhere in `text`, in increasing order.
   std::vector<std::size_t> matching(std::string_view text) const;
+  // Buffers that `candidates` reuses from text to text, and the candidates it found for each
+  // set of atoms (the lines of a log repeat, and the same atoms give the same candidates): one
+  // per thread.
+  class Scratch {
+    friend class RegexIndex;
+    std::string lower;
+    std::vector<int> matched;
+    std::vector<std::vector<int>> found;
+    std::unordered_map<std::string, std::vector<std::size_t>> filtered;
+    std::vector<std::size_t> out;
+  };
+
+  // The entries whose regex may match `text`: those its prefilter lets through, in increasing
+  // order (a superset of matching(text)); for callers that run the regexes themselves. The
+  // second form returns a reference into `scratch`, valid until its next use.
+  std::vector<std::size_t> candidates(std::string_view text) const;
+  const std::vector<std::size_t>& candidates(std::string_view text, Scratch& scratch) const;
 
  private:
   struct Shard {
-    re2::FilteredRE2 filter;
+    re2::FilteredRE2 filter{kMinAtomLength};
     std::vector<std::size_t> entries;  // FilteredRE2 id -> entry
     std::vector<std::string> atoms;
+    std::vector<bool> unfiltered;  // per FilteredRE2 id: it has no atoms, every text passes
   };
   struct AtomRef {
     std::uint32_t shard;
@@ -53,12 +81,20 @@ class RegexIndex {
   void build_shard(Shard& shard, std::size_t begin, std::size_t end,
                    const std::vector<std::optional<std::string_view>>& patterns);
   void index_atoms();
+  void build_unfiltered_set();
+  void build_atom_set();
+  void find_atoms(std::string_view text, Scratch& scratch) const;
+  const std::vector<std::size_t>& filtered(Scratch& scratch) const;
 
   std::vector<std::string> errors_;
   std::vector<std::pair<int, int>> location_;  // entry -> (shard, FilteredRE2 id); (-1, -1) if none
   std::vector<std::unique_ptr<Shard>> shards_;
   std::unordered_map<std::uint32_t, std::vector<AtomRef>> atoms_by_prefix_;
   std::vector<AtomRef> short_atoms_;
+  std::vector<std::size_t> unfiltered_;       // the entries whose regex has no atoms
+  std::unique_ptr<RE2::Set> unfiltered_set_;  // their regexes (RE2::Set index -> unfiltered_)
+  std::unique_ptr<RE2::Set> atom_set_;        // with many_texts: every distinct atom
+  std::vector<std::vector<AtomRef>> atom_set_refs_;  // RE2::Set index -> the atoms it stands for
 };
 
 // RE2 options used for entry regexes everywhere (lint, match, build).

@@ -1,8 +1,12 @@
 // The settings of a knowledge base: kbc.yaml at its root, optional, validated against
 // schema/kbc.schema.json like an entry (unknown keys are errors).
+//
+// The lint settings (`rules`, `exclude`) are kept here as written, with their positions; lint
+// checks the rule ids and applies them (lint/suppressions.cc), since only lint knows its rules.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
@@ -12,8 +16,44 @@ namespace kbc {
 
 inline constexpr const char* kConfigFile = "kbc.yaml";
 
-// Reads kbc.yaml under `root` when there is one; problems go to `out` with path "kbc.yaml" and
-// leave the defaults in place.
+// A name in kbc.yaml (a rule id, an entry pattern) and where it is written.
+struct ConfigName {
+  std::string text;
+  Location at;
+  std::string pointer;  // "/rules/i18n-missing", "/exclude/0/entries/1"
+};
+
+enum class RuleLevel { kOff, kWarning, kError };
+
+// `rules:`: one rule id -> off | warning | error.
+struct RuleSetting {
+  ConfigName rule;  // at the key
+  RuleLevel level = RuleLevel::kError;
+  Location level_at;
+};
+
+// One item of `exclude:`: these rules are off for the entries whose id matches a pattern.
+struct Exclusion {
+  std::vector<ConfigName> entries;  // glob patterns over entry ids
+  std::vector<ConfigName> rules;
+};
+
+struct LintConfig {
+  std::vector<RuleSetting> rules;
+  std::vector<Exclusion> exclusions;
+};
+
+struct KbConfig {
+  SiteConfig site;
+  LintConfig lint;
+};
+
+// Reads kbc.yaml under `root` when there is one; problems go to `out` with path "kbc.yaml".
+// A file that fails the schema leaves the site's defaults in place, but its well-formed lint
+// settings still apply, so that one typo does not bring back every finding they turn off.
+KbConfig load_kb_config(const FileSystem& fs, const std::string& root, Diagnostics& out);
+
+// The site's part of load_kb_config.
 SiteConfig load_config(const FileSystem& fs, const std::string& root, Diagnostics& out);
 
 // `url` with exactly one trailing '/'; "" stays "".

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "base/diagnostic.h"
+#include "load/suppression_comments.h"
 #include "load/yaml_loader.h"
 
 namespace kbc {
@@ -21,6 +22,9 @@ struct Entry {
   nlohmann::json data;       // the mapping as written
   SourceMap sources;
   bool shape_ok = false;  // true when the schema accepted it
+  // Its kbc-disable comments: read from the text on every run, never from the parse cache.
+  // With an initializer, so that `Entry{path, id, data, sources}` still works.
+  std::vector<SuppressionComment> suppressions = {};
 
   // The declared id when it is text, else the id the path implies.
   std::string id() const;

@@ -33,6 +33,7 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
   if (cache) {
     if (auto stored = cache->find(path, text)) {
       out.insert(out.end(), stored->diagnostics.begin(), stored->diagnostics.end());
+      if (stored->entry) stored->entry->suppressions = scan_suppression_comments(text);
       return std::move(stored->entry);
     }
   }
@@ -45,6 +46,7 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
   }
   if (cache) cache->store(path, text, result);
   out.insert(out.end(), result.diagnostics.begin(), result.diagnostics.end());
+  if (result.entry) result.entry->suppressions = scan_suppression_comments(text);
   return std::move(result.entry);
 }
 
@@ -52,7 +54,7 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
 
 KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
                                   const SchemaValidator& schema, Diagnostics& out,
-                                  ParseCache* cache) {
+                                  ParseCache* cache, Progress* progress) {
   const std::string entries_dir = join_path(root, "entries");
   if (!fs.is_directory(entries_dir)) {
     throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
@@ -62,10 +64,12 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
   std::vector<Diagnostics> found(files.size());
   std::exception_ptr failure;
   std::mutex failure_mutex;
+  if (progress) progress->start("loading", files.size());
   parallel_slices(files.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     try {
       for (std::size_t i = begin; i < end; ++i) {
         loaded[i] = load_entry(fs, root, "entries/" + files[i], schema, found[i], cache);
+        if (progress) progress->advance();
       }
     } catch (...) {
       const std::lock_guard lock(failure_mutex);

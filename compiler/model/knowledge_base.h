@@ -12,6 +12,7 @@
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
+#include "base/progress.h"
 #include "model/entry.h"
 #include "model/parse_cache.h"
 #include "validate/schema_validator.h"
@@ -31,6 +32,6 @@ struct KnowledgeBase {
 // With a cache, files whose result it holds are not parsed again, and new results are stored.
 KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
                                   const SchemaValidator& schema, Diagnostics& out,
-                                  ParseCache* cache = nullptr);
+                                  ParseCache* cache = nullptr, Progress* progress = nullptr);
 
 }  // namespace kbc

@@ -192,7 +192,8 @@ std::string llms_txt(const SiteModel& model, const json& strings) {
 
 }  // namespace
 
-void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree) {
+void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
+                Progress* progress) {
   const auto add = [&tree](const std::string& path, std::string content) {
     tree.add("site/" + path, std::move(content));
   };
@@ -211,12 +212,14 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   // Entry pages: every entry in every language, on every core.
   const std::size_t count = model.records().size();
   std::vector<std::string> pages(count * languages.size());
+  if (progress) progress->start("pages", pages.size());
   parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     PageRenderer renderer(templates, strings_by_code);
     for (std::size_t k = begin; k < end; ++k) {
       const std::size_t l = k / count, i = k % count;
       pages[k] =
           renderer.page(languages[l].code, "entry", model.entry_page(i, languages[l], strings[l]));
+      if (progress) progress->advance();
     }
   });
   for (std::size_t k = 0; k < pages.size(); ++k) {

@@ -10,6 +10,7 @@
 
 #include "base/diagnostic.h"
 #include "base/output_tree.h"
+#include "base/progress.h"
 #include "render/templates.h"
 #include "site/site_model.h"
 
@@ -17,7 +18,8 @@ namespace kbc {
 
 // Adds every file of site/ except the per-entry records and Markdown pages, which the caller
 // copies from its own output.
-void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree);
+void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
+                Progress* progress = nullptr);
 
 // Every href and src of the HTML pages under `prefix` that points inside the site at a file the
 // tree does not have, as an error diagnostic at the link (rule id "site-link").

@@ -1,0 +1,214 @@
+// `kbc match [--root DIR | --bundle kb.json] [--top N] [--json] [--no-cache] [TEXT | -]`
+//
+// Finds the entries that explain an error message (TEXT) or the errors in a log read from
+// standard input, ranked as match/rank.h says, and shows each with its best workaround and the
+// dead ends to avoid. The entries come from a knowledge base's YAML (schema-valid entries; no
+// lint) or from a published bundle, for consumers who have no YAML. Like grep, it exits 0 when
+// something matched and 1 when nothing did; 2 is a usage or tool error.
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+
+#include "base/diagnostic.h"
+#include "base/file_system.h"
+#include "base/text.h"
+#include "cli/command.h"
+#include "cli/diagnostic_output.h"
+#include "match/matcher.h"
+#include "pipeline.h"
+
+namespace kbc {
+namespace {
+
+constexpr std::size_t kMaxBundleBytes = std::size_t{256} << 20;
+constexpr std::size_t kShownLineCodePoints = 160;  // longer lines are cut around the match
+
+std::size_t checked_top(const Arguments& arguments) {
+  const std::string text = arguments.value_or("--top", "5");
+  std::size_t top = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), top);
+  if (error != std::errc() || end != text.data() + text.size() || top == 0)
+    throw ToolError("kbc match: --top must be a whole number from 1, not '" + text + "'");
+  return top;
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
+std::string json_error(const std::exception& error) {
+  const std::string message = error.what();
+  const std::size_t prefix = message.find("] ");
+  return message.starts_with("[json.exception") && prefix != std::string::npos
+             ? message.substr(prefix + 2)
+             : message;
+}
+
+std::vector<MatchRecord> bundle_records(const std::string& path) {
+  const RealFileSystem fs;
+  const auto bytes = fs.size(path);
+  if (!bytes) throw ToolError("kbc match: cannot read " + path);
+  if (*bytes > kMaxBundleBytes) {
+    throw ToolError("kbc match: " + path + " is " + std::to_string(*bytes) +
+                    " bytes; bundles are limited to " + std::to_string(kMaxBundleBytes));
+  }
+  nlohmann::json bundle;
+  try {
+    bundle = nlohmann::json::parse(fs.read(path));
+  } catch (const nlohmann::json::exception& error) {
+    throw ToolError("kbc match: " + path + ": " + json_error(error));
+  }
+  try {
+    return match_records_from_bundle(bundle);
+  } catch (const ToolError& error) {
+    throw ToolError("kbc match: " + path + ": " + error.what());
+  }
+}
+
+std::vector<MatchRecord> knowledge_base_records(const std::string& root, bool cache) {
+  const RealFileSystem fs;
+  Diagnostics problems;
+  const KnowledgeBase kb = load_entries(fs, root, cache, problems);
+  std::vector<MatchRecord> records = match_records(kb);
+  if (const std::size_t left_out = kb.file_ids.size() - records.size()) {
+    std::cerr << "kbc match: " << left_out << " of " << kb.file_ids.size()
+              << " entries left out: they are not valid (kbc lint says why)\n";
+  }
+  return records;
+}
+
+// The line, cut to about kShownLineCodePoints code points around the match when longer, and
+// under it a line of carets under the match.
+struct ShownLine {
+  std::string text;
+  std::string carets;
+};
+
+ShownLine shown_line(const Hit& hit) {
+  const std::string_view line = hit.line;
+  const auto boundary = [&](std::size_t i) {
+    while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) ++i;
+    return std::min(i, line.size());
+  };
+  std::size_t begin = 0, end = line.size();
+  if (code_points(line) > kShownLineCodePoints) {
+    begin = boundary(hit.begin > 40 ? hit.begin - 40 : 0);
+    end = begin;
+    for (std::size_t n = 0; end < line.size() && n < kShownLineCodePoints; ++n)
+      end = boundary(end + 1);
+  }
+  const std::string before = begin > 0 ? "..." : "";
+  ShownLine shown{
+      before + std::string(line.substr(begin, end - begin)) + (end < line.size() ? "..." : ""), ""};
+  const std::size_t from = std::clamp(hit.begin, begin, end);
+  const std::size_t to = std::clamp(hit.end, from, end);
+  shown.carets =
+      std::string(code_points(before) + code_points(line.substr(begin, from - begin)), ' ') +
+      std::string(std::max<std::size_t>(1, code_points(line.substr(from, to - from))), '^');
+  return shown;
+}
+
+std::string percent(double rate) { return std::to_string(rate_permille(rate) / 10) + "%"; }
+
+// `text` with every line after the first indented by `indent`.
+std::string indented(std::string_view text, const std::string& indent) {
+  std::string out;
+  for (const char c : trim(text)) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
+void print_hit(const Matcher& matcher, const Hit& hit, std::size_t position) {
+  const MatchRecord& record = matcher.records()[hit.record];
+  std::cout << position << ". " << record.id << "  (fix rate " << percent(record.fix_success_rate)
+            << ")\n";
+  std::cout << "   signature  " << indented(record.signature, "              ") << "\n";
+  std::string where = "line " + std::to_string(hit.line_number);
+  where.resize(std::max<std::size_t>(where.size() + 1, 11), ' ');
+  const ShownLine shown = shown_line(hit);
+  std::cout << "   " << where << shown.text;
+  if (hit.lines > 1) std::cout << "  (and " << hit.lines - 1 << " more lines)";
+  std::cout << "\n   " << std::string(where.size(), ' ') << shown.carets << "\n";
+  if (const auto& fix = record.best_workaround) {
+    std::cout << "   try        " << indented(fix->action, "              ") << " ("
+              << percent(fix->rate) << " success)\n";
+    if (!is_blank(fix->how))
+      std::cout << "                " << indented(fix->how, "                ") << "\n";
+  }
+  for (std::size_t i = 0; i < record.dead_ends.size(); ++i) {
+    const MatchAction& dead_end = record.dead_ends[i];
+    std::cout << (i == 0 ? "   avoid      " : "              ")
+              << indented(dead_end.action, "              ") << " (fails " << percent(dead_end.rate)
+              << ")\n";
+  }
+}
+
+void print_text(const Matcher& matcher, const std::vector<Hit>& hits, std::size_t lines) {
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    if (i > 0) std::cout << "\n";
+    print_hit(matcher, hits[i], i + 1);
+  }
+  if (hits.empty()) {
+    std::cout << "no entry matches (" << lines << (lines == 1 ? " line, " : " lines, ")
+              << matcher.records().size() << " entries)\n";
+  }
+}
+
+void print_json(const Matcher& matcher, const std::vector<Hit>& hits, std::size_t lines) {
+  nlohmann::ordered_json out;
+  out["version"] = 1;
+  out["entries"] = matcher.records().size();
+  out["lines"] = lines;
+  out["hits"] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < hits.size(); ++i)
+    out["hits"].push_back(hit_json(matcher, hits[i], i + 1));
+  // A log may hold bytes that are not UTF-8: they are written as U+FFFD.
+  std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+// Standard input, in blocks, through `scan`.
+void scan_stdin(LogScan& scan) {
+  if (is_terminal(STDIN_FILENO))
+    std::cerr << "kbc match: reading the log from standard input (end it with Ctrl-D)\n";
+  std::string block(1 << 20, '\0');
+  for (std::size_t n; (n = std::fread(block.data(), 1, block.size(), stdin)) > 0;)
+    scan.feed(std::string_view(block).substr(0, n));
+  if (std::ferror(stdin)) throw ToolError("kbc match: cannot read standard input");
+}
+
+}  // namespace
+
+int run_match(const Arguments& arguments) {
+  if (arguments.positional.size() > 1)
+    throw ToolError("kbc match: give one TEXT (quote it), or - to read standard input");
+  if (arguments.values.count("--root") && arguments.values.count("--bundle"))
+    throw ToolError("kbc match: give --root or --bundle, not both");
+  const std::size_t top = checked_top(arguments);
+  const bool from_bundle = arguments.values.count("--bundle") > 0;
+  std::vector<MatchRecord> records =
+      from_bundle
+          ? bundle_records(arguments.values.at("--bundle"))
+          : knowledge_base_records(arguments.value_or("--root", "."), !arguments.has("--no-cache"));
+  const Matcher matcher(std::move(records));
+  if (const std::size_t bad = matcher.regex_errors().size(); bad > 0 && !from_bundle) {
+    std::cerr << "kbc match: " << bad << (bad == 1 ? " entry has a regex" : " entries have regexes")
+              << " that RE2 does not accept (kbc lint says which); they match by signature only\n";
+  }
+  LogScan scan(matcher);
+  if (arguments.positional.empty() || arguments.positional[0] == "-") {
+    scan_stdin(scan);
+  } else {
+    scan.feed(arguments.positional[0]);
+  }
+  const std::vector<Hit> hits = scan.finish(top);
+  if (arguments.has("--json")) {
+    print_json(matcher, hits, scan.lines());
+  } else {
+    print_text(matcher, hits, scan.lines());
+  }
+  return hits.empty() ? 1 : 0;
+}
+
+}  // namespace kbc

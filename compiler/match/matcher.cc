@@ -1,0 +1,353 @@
+#include "match/matcher.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <thread>
+
+#include "base/diagnostic.h"
+#include "base/parallel.h"
+#include "base/text.h"
+#include "match/regex_index.h"
+
+namespace kbc {
+namespace {
+
+std::string text_field(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+double number_field(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+std::vector<const nlohmann::json*> objects_in(const nlohmann::json& object, const char* key) {
+  std::vector<const nlohmann::json*> out;
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_array()) return out;
+  for (const nlohmann::json& item : *it) {
+    if (item.is_object()) out.push_back(&item);
+  }
+  return out;
+}
+
+// The pattern that finds a signature: its text, quoted, ignoring case.
+std::optional<std::string> signature_pattern(std::string_view signature) {
+  signature = trim(signature);
+  if (signature.empty() || signature.find('\n') != std::string_view::npos) return std::nullopt;
+  return "(?i)" + RE2::QuoteMeta(re2::StringPiece(signature.data(), signature.size()));
+}
+
+// The bytes [0, end) of `text` split after its last newline: complete lines, then the rest.
+std::size_t after_last_newline(std::string_view text) {
+  const std::size_t newline = text.rfind('\n');
+  return newline == std::string_view::npos ? 0 : newline + 1;
+}
+
+// `text` (complete lines) cut into about `parts` slices at line ends.
+std::vector<std::string_view> split_at_lines(std::string_view text, std::size_t parts) {
+  std::vector<std::string_view> out;
+  while (!text.empty()) {
+    const std::size_t newline =
+        parts <= 1 ? std::string_view::npos : text.find('\n', text.size() / parts);
+    const std::size_t cut = newline == std::string_view::npos ? text.size() : newline + 1;
+    out.push_back(text.substr(0, cut));
+    text.remove_prefix(cut);
+    if (parts > 1) --parts;
+  }
+  return out;
+}
+
+std::size_t count_lines(std::string_view text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+}  // namespace
+
+MatchRecord match_record(const nlohmann::json& object) {
+  MatchRecord record{text_field(object, "id"),
+                     text_field(object, "signature"),
+                     text_field(object, "regex"),
+                     number_field(object, "fix_success_rate"),
+                     std::nullopt,
+                     {}};
+  for (const nlohmann::json* item : objects_in(object, "workarounds")) {
+    MatchAction action{text_field(*item, "action"), text_field(*item, "how"),
+                       number_field(*item, "success_rate")};
+    if (!record.best_workaround || action.rate > record.best_workaround->rate)
+      record.best_workaround = std::move(action);
+  }
+  for (const nlohmann::json* item : objects_in(object, "dead_ends")) {
+    record.dead_ends.push_back({text_field(*item, "action"), "", number_field(*item, "fail_rate")});
+  }
+  return record;
+}
+
+std::vector<MatchRecord> match_records(const KnowledgeBase& kb) {
+  std::vector<const Entry*> valid;
+  for (const Entry& entry : kb.entries) {
+    if (entry.shape_ok) valid.push_back(&entry);
+  }
+  std::stable_sort(valid.begin(), valid.end(),
+                   [](const Entry* a, const Entry* b) { return a->id() < b->id(); });
+  std::vector<MatchRecord> records;
+  for (const Entry* entry : valid) records.push_back(match_record(entry->data));
+  return records;
+}
+
+std::vector<MatchRecord> match_records_from_bundle(const nlohmann::json& bundle) {
+  if (!bundle.is_array())
+    throw ToolError(std::string("a bundle is a JSON array of records, not ") + bundle.type_name());
+  std::vector<MatchRecord> records;
+  for (std::size_t i = 0; i < bundle.size(); ++i) {
+    const nlohmann::json& item = bundle[i];
+    const std::string where = "record " + std::to_string(i + 1) + " of the bundle";
+    if (!item.is_object()) throw ToolError(where + " is not a JSON object");
+    for (const char* key : {"id", "regex"}) {
+      if (!item.contains(key) || !item[key].is_string())
+        throw ToolError(where + " has no text '" + key + "'");
+    }
+    records.push_back(match_record(item));
+  }
+  return records;
+}
+
+// The best hit of each record so far, and the first and last lines it matched (a line is
+// counted once, even when it was matched in pieces or by both patterns).
+struct Matcher::Best {
+  struct Slot {
+    Hit hit;
+    std::size_t first_line = 0;
+    std::size_t last_line = 0;
+  };
+  std::map<std::size_t, Slot> slots;
+
+  void offer(const Matcher& matcher, Hit&& hit) {
+    const std::size_t line = hit.line_number;
+    auto [it, added] = slots.try_emplace(hit.record, Slot{hit, line, line});
+    if (added) return;
+    Slot& slot = it->second;
+    const std::size_t lines = slot.hit.lines + (slot.last_line == line ? 0 : 1);
+    slot.last_line = line;
+    if (matcher.before(hit, slot.hit)) slot.hit = std::move(hit);
+    slot.hit.lines = lines;
+  }
+
+  // Takes in the hits of later lines (their line numbers already shifted).
+  void merge(const Matcher& matcher, Best&& later) {
+    for (auto& [record, slot] : later.slots) {
+      auto [it, added] = slots.try_emplace(record, slot);
+      if (added) continue;
+      Slot& mine = it->second;
+      const std::size_t lines =
+          mine.hit.lines + slot.hit.lines - (mine.last_line == slot.first_line ? 1 : 0);
+      if (matcher.before(slot.hit, mine.hit)) mine.hit = std::move(slot.hit);
+      mine.hit.lines = lines;
+      mine.last_line = slot.last_line;
+    }
+  }
+
+  std::vector<Hit> ranked(const Matcher& matcher, std::size_t top) const {
+    std::vector<Hit> hits;
+    for (const auto& [record, slot] : slots) hits.push_back(slot.hit);
+    std::sort(hits.begin(), hits.end(),
+              [&](const Hit& a, const Hit& b) { return matcher.before(a, b); });
+    if (hits.size() > top) hits.resize(top);
+    return hits;
+  }
+};
+
+Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
+    : records_(std::move(records)), options_(options) {
+  std::vector<std::optional<std::string>> signatures(records_.size());
+  std::vector<std::optional<std::string_view>> patterns;
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    const MatchRecord& record = records_[i];
+    if (options_.signatures) signatures[i] = signature_pattern(record.signature);
+    patterns.push_back(is_blank(record.regex) ? std::nullopt
+                                              : std::optional<std::string_view>(record.regex));
+    patterns.push_back(signatures[i] ? std::optional<std::string_view>(*signatures[i])
+                                     : std::nullopt);
+    regex_specificity_.push_back(regex_specificity(record.regex));
+    signature_specificity_.push_back(static_cast<int>(code_points(trim(record.signature))));
+    fix_rate_.push_back(rate_permille(record.fix_success_rate));
+  }
+  index_ = std::make_unique<RegexIndex>(patterns, /*many_texts=*/true);
+}
+
+Matcher::~Matcher() = default;
+
+std::vector<std::pair<std::string, std::string>> Matcher::regex_errors() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    if (!index_->error(2 * i).empty()) out.emplace_back(records_[i].id, index_->error(2 * i));
+  }
+  return out;
+}
+
+bool Matcher::before(const Hit& a, const Hit& b) const {
+  if (a.rank != b.rank) return a.rank > b.rank;
+  if (a.record != b.record) {
+    const std::string& id_a = records_[a.record].id;
+    const std::string& id_b = records_[b.record].id;
+    return id_a != id_b ? id_a < id_b : a.record < b.record;
+  }
+  return a.line_number < b.line_number;
+}
+
+void Matcher::scan_piece(std::string_view piece, std::size_t line_number, Best& best,
+                         RegexIndex::Scratch& scratch) const {
+  const std::string_view line = trim(piece);
+  if (line.empty()) return;
+  const std::vector<std::size_t>& candidates = index_->candidates(line, scratch);
+  int error_line = -1;
+  std::size_t line_code_points = 0;
+  for (const std::size_t pattern : candidates) {
+    const RE2* regex = index_->regex(pattern);
+    re2::StringPiece span;
+    if (!regex ||
+        !regex->Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED,
+                      &span, 1) ||
+        span.empty())
+      continue;
+    if (error_line < 0) {
+      error_line = looks_like_error(line) ? 1 : 0;
+      line_code_points = code_points(line);
+    }
+    const std::size_t record = pattern / 2;
+    const bool by_signature = pattern % 2 == 1;
+    const Rank rank{error_line,
+                    coverage_permille(code_points({span.data(), span.size()}), line_code_points),
+                    by_signature ? signature_specificity_[record] : regex_specificity_[record],
+                    fix_rate_[record]};
+    const std::size_t begin = static_cast<std::size_t>(span.data() - line.data());
+    best.offer(*this, Hit{record, rank, by_signature, line_number, std::string(line), begin,
+                          begin + span.size(), 1});
+  }
+}
+
+// Matches the complete lines of `text`, numbering them from `first_line`.
+void Matcher::scan_lines(std::string_view text, std::size_t first_line, Best& best,
+                         RegexIndex::Scratch& scratch) const {
+  std::size_t line_number = first_line;
+  while (!text.empty()) {
+    const std::size_t newline = text.find('\n');
+    std::string_view line = text.substr(0, newline);
+    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+    for (; line.size() > kMaxLineBytes; line.remove_prefix(kMaxLineBytes))
+      scan_piece(line.substr(0, kMaxLineBytes), line_number, best, scratch);
+    scan_piece(line, line_number, best, scratch);
+    ++line_number;
+  }
+}
+
+std::vector<Hit> Matcher::match_line(std::string_view line) const {
+  Best best;
+  RegexIndex::Scratch scratch;
+  for (; line.size() > kMaxLineBytes; line.remove_prefix(kMaxLineBytes))
+    scan_piece(line.substr(0, kMaxLineBytes), 1, best, scratch);
+  scan_piece(line, 1, best, scratch);
+  std::vector<Hit> hits = best.ranked(*this, std::numeric_limits<std::size_t>::max());
+  return hits;
+}
+
+std::vector<Hit> Matcher::match_text(std::string_view text, std::size_t top) const {
+  LogScan scan(*this);
+  scan.feed(text);
+  return scan.finish(top);
+}
+
+namespace {
+
+constexpr std::size_t kScanBlockBytes = 4 << 20;     // matched on every core once buffered
+constexpr std::size_t kParallelMinBytes = 64 << 10;  // below this, one thread is faster
+
+}  // namespace
+
+LogScan::LogScan(const Matcher& matcher)
+    : matcher_(matcher),
+      best_(std::make_unique<Matcher::Best>()),
+      scratches_(std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16)) {}
+
+LogScan::~LogScan() = default;
+
+void LogScan::feed(std::string_view block) {
+  buffer_.append(block);
+  if (buffer_.size() >= kScanBlockBytes) scan_buffered(false);
+}
+
+std::vector<Hit> LogScan::finish(std::size_t top) {
+  scan_buffered(true);
+  return best_->ranked(matcher_, top);
+}
+
+// Matches the complete lines in the buffer (with `all`, the rest too) and drops them. A partial
+// line longer than kMaxLineBytes is matched in whole pieces, so the buffer stays bounded.
+void LogScan::scan_buffered(bool all) {
+  std::string_view text(buffer_);
+  const std::size_t complete = all ? text.size() : after_last_newline(text);
+  const std::vector<std::string_view> parts = split_at_lines(
+      text.substr(0, complete), complete < kParallelMinBytes ? 1 : scratches_.size());
+  std::vector<Matcher::Best> found(parts.size());
+  parallel_slices(
+      parts.size(),
+      [&](std::size_t begin, std::size_t end, std::size_t worker) {
+        for (std::size_t p = begin; p < end; ++p)
+          matcher_.scan_lines(parts[p], 1, found[p], scratches_[worker]);
+      },
+      1);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    for (auto& [record, slot] : found[p].slots) {
+      slot.hit.line_number += lines_;
+      slot.first_line += lines_;
+      slot.last_line += lines_;
+    }
+    lines_ += count_lines(parts[p]);
+    best_->merge(matcher_, std::move(found[p]));
+  }
+  if (complete > 0) open_line_ = false;
+  if (all && (text.empty() ? open_line_ : text.back() != '\n')) ++lines_;  // the last line
+  std::size_t consumed = complete;
+  if (!all && buffer_.size() - complete > kMaxLineBytes) {  // a long line still going on
+    const std::size_t pieces = (buffer_.size() - complete) / kMaxLineBytes * kMaxLineBytes;
+    Matcher::Best long_line;
+    matcher_.scan_lines(text.substr(complete, pieces), lines_ + 1, long_line, scratches_[0]);
+    best_->merge(matcher_, std::move(long_line));
+    consumed += pieces;
+    open_line_ = true;
+  }
+  buffer_.erase(0, consumed);
+}
+
+nlohmann::ordered_json hit_json(const Matcher& matcher, const Hit& hit, std::size_t position) {
+  const MatchRecord& record = matcher.records()[hit.record];
+  nlohmann::ordered_json out;
+  out["rank"] = position;
+  out["id"] = record.id;
+  out["signature"] = record.signature;
+  out["line"] = hit.line_number;
+  out["text"] = hit.line;
+  out["match"] = {{"begin", code_points(std::string_view(hit.line).substr(0, hit.begin))},
+                  {"end", code_points(std::string_view(hit.line).substr(0, hit.end))},
+                  {"by", hit.by_signature ? "signature" : "regex"}};
+  out["score"] = {{"error_line", hit.rank.error_line},
+                  {"coverage", hit.rank.coverage},
+                  {"specificity", hit.rank.specificity},
+                  {"fix_rate", hit.rank.fix_rate}};
+  out["lines"] = hit.lines;
+  out["fix_success_rate"] = record.fix_success_rate;
+  out["workaround"] = nullptr;
+  if (const auto& best = record.best_workaround) {
+    out["workaround"] = {
+        {"action", best->action}, {"how", best->how}, {"success_rate", best->rate}};
+  }
+  out["dead_ends"] = nlohmann::ordered_json::array();
+  for (const MatchAction& dead_end : record.dead_ends)
+    out["dead_ends"].push_back({{"action", dead_end.action}, {"fail_rate", dead_end.rate}});
+  return out;
+}
+
+}  // namespace kbc

@@ -1,0 +1,142 @@
+// `kbc match`: which entries explain an error message, or the errors in a whole log.
+//
+// A Matcher holds one MatchRecord per entry (what matching needs and what a hit shows: id,
+// signature, regex, fix rate, the best workaround, the dead ends), read from the checked
+// knowledge base or from a published bundle (kb.json), which have the same field names. It
+// compiles every entry's regex, and its signature quoted as a case-insensitive literal (8% of
+// the regexes of a real knowledge base miss their own signature; the signature is the message
+// itself), into one RegexIndex, whose prefilter picks the few patterns worth running on a line.
+//
+// Text is matched line by line (white space trimmed, lines over kMaxLineBytes in pieces). On
+// each line, an entry's hit is the better-ranked (rank.h) of its regex's and its signature's
+// leftmost match; an empty match is no hit. Over a text, each entry keeps its best hit (the
+// earlier line on a tie) and counts the lines it matched; entries are then ordered by their
+// best hit. The order is total and does not depend on how the text was split into blocks or
+// threads.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "match/rank.h"
+#include "match/regex_index.h"
+#include "model/knowledge_base.h"
+
+namespace kbc {
+
+// A workaround or a dead end, as a hit shows it.
+struct MatchAction {
+  std::string action;
+  std::string how;  // workarounds only
+  double rate = 0;  // success_rate of a workaround, fail_rate of a dead end
+};
+
+struct MatchRecord {
+  std::string id;
+  std::string signature;
+  std::string regex;
+  double fix_success_rate = 0;
+  std::optional<MatchAction> best_workaround;  // the highest success_rate; the first on a tie
+  std::vector<MatchAction> dead_ends;          // in the entry's order
+};
+
+// The record of an entry, or of a published record: both are JSON objects with the same keys.
+// Missing or mistyped fields are left empty.
+MatchRecord match_record(const nlohmann::json& object);
+
+// The schema-valid entries of a knowledge base, in id order.
+std::vector<MatchRecord> match_records(const KnowledgeBase& kb);
+
+// The records of a bundle (a JSON array of records). Throws ToolError when it is not an array of
+// objects each with a text `id` and `regex`, naming the first record at fault.
+std::vector<MatchRecord> match_records_from_bundle(const nlohmann::json& bundle);
+
+struct MatchOptions {
+  bool signatures = true;  // also match each signature as literal text
+};
+
+struct Hit {
+  std::size_t record = 0;  // index into Matcher::records()
+  Rank rank;
+  bool by_signature = false;    // the match is the signature's, not the regex's
+  std::size_t line_number = 0;  // 1-based, in the text matched
+  std::string line;             // the line, trimmed
+  std::size_t begin = 0;        // the match: byte offsets into `line`
+  std::size_t end = 0;
+  std::size_t lines = 1;  // how many lines of the text this entry matched
+};
+
+// Lines longer than this are matched in pieces of this size.
+constexpr std::size_t kMaxLineBytes = 16 * 1024;
+
+class Matcher {
+ public:
+  explicit Matcher(std::vector<MatchRecord> records, MatchOptions options = {});
+  ~Matcher();
+  Matcher(const Matcher&) = delete;
+  Matcher& operator=(const Matcher&) = delete;
+
+  const std::vector<MatchRecord>& records() const { return records_; }
+  // Records whose regex RE2 rejects, with RE2's message (such an entry can still match by its
+  // signature).
+  std::vector<std::pair<std::string, std::string>> regex_errors() const;
+
+  // True when `a` ranks before `b`: rank, larger first, then id; for two hits of the same
+  // entry, the earlier line.
+  bool before(const Hit& a, const Hit& b) const;
+
+  // Every entry that matches this line, best first (line_number 1).
+  std::vector<Hit> match_line(std::string_view line) const;
+
+  // The best hit of each entry over the lines of `text`, best first, at most `top`.
+  std::vector<Hit> match_text(std::string_view text, std::size_t top) const;
+
+ private:
+  friend class LogScan;
+  struct Best;
+  void scan_piece(std::string_view line, std::size_t line_number, Best& best,
+                  RegexIndex::Scratch& scratch) const;
+  void scan_lines(std::string_view text, std::size_t first_line, Best& best,
+                  RegexIndex::Scratch& scratch) const;
+
+  std::vector<MatchRecord> records_;
+  MatchOptions options_;
+  std::vector<int> regex_specificity_;  // per record
+  std::vector<int> signature_specificity_;
+  std::vector<int> fix_rate_;
+  std::unique_ptr<RegexIndex> index_;  // pattern 2i: record i's regex; 2i+1: its signature
+};
+
+// Matches a text given in blocks, such as a log read from a pipe, with bounded memory: complete
+// lines are matched as they arrive, on every core once enough of them are buffered.
+class LogScan {
+ public:
+  explicit LogScan(const Matcher& matcher);
+  ~LogScan();
+
+  void feed(std::string_view block);  // any split: a line may continue in the next block
+  // Matches what is left and returns the best hit of each entry, best first, at most `top`.
+  std::vector<Hit> finish(std::size_t top);
+  std::size_t lines() const { return lines_; }  // lines seen so far
+
+ private:
+  void scan_buffered(bool all);
+
+  const Matcher& matcher_;
+  std::string buffer_;
+  std::size_t lines_ = 0;   // newlines matched
+  bool open_line_ = false;  // a line without its newline yet was partly matched (in pieces)
+  std::unique_ptr<Matcher::Best> best_;
+  std::vector<RegexIndex::Scratch> scratches_;  // one per worker thread, kept from block to block
+};
+
+// A hit for tools: id, signature, line, match, rank, the best workaround and the dead ends.
+nlohmann::ordered_json hit_json(const Matcher& matcher, const Hit& hit, std::size_t position);
+
+}  // namespace kbc

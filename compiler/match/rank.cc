@@ -1,0 +1,218 @@
+#include "match/rank.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbc {
+namespace {
+
+// The words that make a line look like an error, matched anywhere in the line ignoring ASCII
+// case. The site's JavaScript holds the same list.
+constexpr std::string_view kErrorWords[] = {
+    "error",     "exception", "fatal",    "fail",     "traceback",
+    "panic",     "abort",     "denied",   "refused",  "timed out",
+    "timeout",   "cannot",    "can't",    "unable",   "invalid",
+    "not found", "no such",   "killed",   "segfault", "segmentation fault",
+    "critical",  "errno",     "exceeded", "overflow", "violation",
+    "unexpected"};
+
+const RE2& error_words() {
+  static const RE2 regex = [] {
+    std::string pattern = "(?i)";
+    for (std::string_view word : kErrorWords) {
+      if (pattern.size() > 4) pattern += '|';
+      pattern += RE2::QuoteMeta(word);
+    }
+    return pattern;
+  }();
+  return regex;
+}
+
+bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The position after the `close` found at or after `i`, or the end of the pattern.
+std::size_t after(std::string_view p, char close, std::size_t i) {
+  const std::size_t found = p.find(close, i);
+  return found == std::string_view::npos ? p.size() : found + 1;
+}
+
+// The position after the code point that starts at `i`.
+std::size_t next_code_point(std::string_view p, std::size_t i) {
+  for (++i; i < p.size() && is_continuation(p[i]); ++i) {
+  }
+  return i;
+}
+
+// One group of the pattern being scanned, and the literal count of its alternatives so far.
+struct Group {
+  int best = -1;  // the smallest count of a finished alternative; -1 before the first `|`
+  int sum = 0;    // the count of the current alternative
+  int last = 0;   // the count of the last item, which a following quantifier applies to
+  int total() const { return best < 0 ? sum : std::min(best, sum); }
+  void add(int count) {
+    sum += count;
+    last = count;
+  }
+  void make_last_optional() {
+    sum -= last;
+    last = 0;
+  }
+};
+
+// `{n}`, `{n,}` or `{n,m}` at `i`: its length and n; nullopt when `{` is a literal brace.
+std::optional<std::pair<std::size_t, int>> repetition(std::string_view p, std::size_t i) {
+  std::size_t j = i + 1;
+  int low = 0;
+  const std::size_t digits = j;
+  for (; j < p.size() && is_digit(p[j]); ++j) low = std::min(low * 10 + (p[j] - '0'), 100000);
+  if (j == digits || j >= p.size()) return std::nullopt;
+  if (p[j] == ',') {
+    for (++j; j < p.size() && is_digit(p[j]); ++j) {
+    }
+  }
+  if (j >= p.size() || p[j] != '}') return std::nullopt;
+  return std::pair{j + 1 - i, low};
+}
+
+// The position after the character class that opens at `i` (`[`).
+std::size_t skip_class(std::string_view p, std::size_t i) {
+  ++i;
+  if (i < p.size() && p[i] == '^') ++i;
+  if (i < p.size() && p[i] == ']') ++i;  // a `]` first is a literal
+  while (i < p.size() && p[i] != ']') {
+    if (p.compare(i, 2, "[:") == 0) {
+      const std::size_t end = p.find(":]", i + 2);
+      i = end == std::string_view::npos ? p.size() : end + 2;
+    } else if (p[i] == '\\' && i + 1 < p.size()) {
+      i += 2;
+      if (p[i - 1] == 'p' || p[i - 1] == 'P') {
+        if (i < p.size() && p[i] == '{') i = after(p, '}', i);
+      }
+    } else {
+      ++i;
+    }
+  }
+  return std::min(p.size(), i + 1);
+}
+
+// The escape at `i` (`\`): its literal count and the position after it.
+std::pair<int, std::size_t> escape(std::string_view p, std::size_t i) {
+  if (i + 1 >= p.size()) return {0, p.size()};
+  const char c = p[i + 1];
+  if (c == 'Q') {
+    std::size_t end = p.find("\\E", i + 2);
+    if (end == std::string_view::npos) end = p.size();
+    return {static_cast<int>(code_points(p.substr(i + 2, end - i - 2))),
+            std::min(p.size(), end + 2)};
+  }
+  if (c == 'p' || c == 'P') {
+    if (i + 2 < p.size() && p[i + 2] == '{') return {0, after(p, '}', i)};
+    return {0, next_code_point(p, std::min(p.size() - 1, i + 2))};
+  }
+  if (std::string_view("dDwWsSbBAzC").find(c) != std::string_view::npos) return {0, i + 2};
+  if (c == 'x' && i + 2 < p.size() && p[i + 2] == '{') return {1, after(p, '}', i)};
+  if (c == 'x') return {1, std::min(p.size(), i + 4)};
+  if (is_digit(c)) {  // an octal escape
+    std::size_t j = i + 1;
+    while (j < p.size() && j < i + 4 && is_digit(p[j])) ++j;
+    return {1, j};
+  }
+  return {1, next_code_point(p, i + 1)};
+}
+
+// A `(` at `i`: the position after its opener, and whether it opens a group (else it only
+// sets flags, as `(?i)` does).
+std::pair<std::size_t, bool> group_opener(std::string_view p, std::size_t i) {
+  if (i + 1 >= p.size() || p[i + 1] != '?') return {i + 1, true};
+  if (i + 2 < p.size() && (p[i + 2] == 'P' || p[i + 2] == '<')) {
+    return {after(p, '>', i), true};
+  }
+  std::size_t j = i + 2;
+  while (j < p.size() && p[j] != ':' && p[j] != ')') ++j;
+  if (j >= p.size()) return {p.size(), false};
+  return {j + 1, p[j] == ':'};
+}
+
+}  // namespace
+
+std::size_t code_points(std::string_view text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return !is_continuation(c); }));
+}
+
+int coverage_permille(std::size_t matched, std::size_t line) {
+  if (line == 0) return 0;
+  return static_cast<int>(std::min<std::size_t>(matched, line) * 1000 / line);
+}
+
+int rate_permille(double rate) {
+  if (!(rate > 0)) return 0;  // NaN too
+  return static_cast<int>(std::floor(std::min(rate, 1.0) * 1000 + 0.5));
+}
+
+bool looks_like_error(std::string_view line) {
+  return RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), error_words());
+}
+
+int regex_specificity(std::string_view p) {
+  std::vector<Group> groups(1);
+  std::size_t i = 0;
+  while (i < p.size()) {
+    Group& group = groups.back();
+    const char c = p[i];
+    if (c == '(') {
+      const auto [next, opens] = group_opener(p, i);
+      if (opens) groups.emplace_back();
+      if (!opens) group.last = 0;
+      i = next;
+    } else if (c == ')') {
+      if (groups.size() > 1) {
+        const int count = group.total();
+        groups.pop_back();
+        groups.back().add(count);
+      }
+      ++i;
+    } else if (c == '|') {
+      group.best = group.total();
+      group.sum = group.last = 0;
+      ++i;
+    } else if (c == '*' || c == '?') {
+      group.make_last_optional();
+      ++i;
+    } else if (c == '+') {
+      group.last = 0;
+      ++i;
+    } else if (const auto repeat = c == '{' ? repetition(p, i) : std::nullopt) {
+      if (repeat->second == 0) group.make_last_optional();
+      group.last = 0;
+      i += repeat->first;
+    } else if (c == '[') {
+      group.add(0);
+      i = skip_class(p, i);
+    } else if (c == '\\') {
+      const auto [count, next] = escape(p, i);
+      group.add(count);
+      i = next;
+    } else if (c == '.' || c == '^' || c == '$') {
+      group.add(0);
+      ++i;
+    } else {
+      group.add(1);
+      i = next_code_point(p, i);
+    }
+  }
+  while (groups.size() > 1) {  // groups left open
+    const int count = groups.back().total();
+    groups.pop_back();
+    groups.back().add(count);
+  }
+  return groups.front().total();
+}
+
+}  // namespace kbc

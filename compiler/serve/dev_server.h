@@ -1,0 +1,88 @@
+// The HTTP side of `kbc serve`: the site of the latest good build on 127.0.0.1, and what open
+// pages need to follow the builds (live_reload.h).
+//
+//   kbc serve:  bind -> build, publish -> start -> (sources change -> build, publish)... -> stop
+//
+// The command builds (pipeline.h) and hands each build to publish(). Builds stay in memory, as
+// with `hugo server`: the server answers from the site/ files of the OutputTree. Nothing is
+// written but the parse cache, there is no temporary folder to clean up after a crash, the
+// user's dist/ is never touched, and a new site replaces the old one with one pointer swap while
+// each request keeps the tree it started with.
+//
+// publish() decides what is served: a build without errors from then on; a build with errors
+// (lint, broken links, a failure of the tool) leaves the last good site in place, and its
+// findings go to the open pages. Until some build has had no errors, the newest site is served,
+// built like `kbc build --keep-going` without the entries that have errors, so there is always
+// something to look at.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "base/diagnostic.h"
+#include "base/output_tree.h"
+#include "serve/live_reload.h"
+
+namespace httplib {
+class Server;
+struct Request;
+struct Response;
+}  // namespace httplib
+
+namespace kbc {
+
+// One build, as the command hands it over.
+struct SiteUpdate {
+  std::shared_ptr<const OutputTree> tree;  // null when the tool failed
+  std::size_t entries = 0;                 // entries in the tree
+  Diagnostics diagnostics;  // every finding, errors and warnings, as the pages show them
+  std::string failure;      // why the tool failed
+};
+
+class DevServer {
+ public:
+  DevServer();
+  ~DevServer();  // stops serving
+
+  // Binds 127.0.0.1:port (0: any free port) and returns the port bound. Throws ToolError when
+  // it cannot, as when another server has the port.
+  int bind(int port);
+  // The address bound, "http://127.0.0.1:PORT/".
+  const std::string& url() const { return url_; }
+
+  // Takes a build: serves its tree or keeps the one being served (above), and answers the
+  // pages waiting for it. Returns the status it publishes.
+  BuildStatus publish(SiteUpdate update);
+  BuildStatus status() const;
+
+  // Serves from a thread of its own, once bound and with a site published.
+  void start();
+  // Answers the waiting pages, stops serving and joins the server's thread. Idempotent.
+  void stop();
+
+ private:
+  void route();
+  void serve_site(const httplib::Request& request, httplib::Response& response) const;
+  void answer_wait(const httplib::Request& request, httplib::Response& response) const;
+
+  std::unique_ptr<httplib::Server> http_;
+  int port_ = 0;
+  std::string url_;
+  std::thread http_thread_;
+  std::atomic<bool> listen_returned_ = false;
+
+  // What the server answers with; written by publish() under the mutex.
+  mutable std::mutex mutex_;
+  mutable std::condition_variable published_;  // a build was published, or the server stops
+  std::shared_ptr<const OutputTree> site_;
+  BuildStatus status_;
+  std::string status_json_;
+  bool stopping_ = false;
+};
+
+}  // namespace kbc

@@ -1,0 +1,198 @@
+// End-to-end: kbc.yaml's `rules` and `exclude` and the kbc-disable comments, through the real
+// binary: exit codes, every output format, kbc build, FILE arguments and the parse cache.
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int status;
+  std::string output;  // stdout and stderr together
+};
+
+Run kbc(const std::string& args) {
+  const std::string command = std::string(KBC_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string output;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+const char* const kCuda = "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
+const char* const kPytorch = "entries/pytorch/cuda-out-of-memory.yaml";
+
+// A copy of the shipped entries in which two entries have a blank signature_zh (line 3): one
+// i18n-missing warning each, at 3:15.
+struct TempKb {
+  fs::path root;
+  TempKb() {
+    std::string pattern = (fs::temp_directory_path() / "kbc-rules-XXXXXX").string();
+    root = mkdtemp(pattern.data());
+    fs::copy(fs::path(KBC_SOURCE_DIR) / "entries", root / "entries", fs::copy_options::recursive);
+    for (const char* path : {kCuda, kPytorch}) write(root / path, blank_zh(read(root / path)));
+  }
+  ~TempKb() { fs::remove_all(root); }
+  std::string arg() const { return "--root " + root.string(); }
+
+  static std::string blank_zh(std::string text) {
+    const std::size_t at = text.find("\nsignature_zh: ");
+    REQUIRE(at != std::string::npos);
+    return text.replace(at + 1, text.find('\n', at + 1) - at - 1, "signature_zh: ''");
+  }
+  // Inserts `line` before line `number` of the entry at `path`.
+  void insert_line(const char* path, int number, const std::string& line) {
+    std::string text = read(root / path);
+    std::size_t at = 0;
+    for (int i = 1; i < number; ++i) at = text.find('\n', at) + 1;
+    write(root / path, text.insert(at, line + "\n"));
+  }
+};
+
+const std::string kCudaWarning =
+    "entries/cuda/cudnn-bn-epsilon-too-small.yaml:3:15: warning: signature_zh is blank "
+    "[i18n-missing]";
+
+}  // namespace
+
+TEST_CASE("kbc.yaml turns a warning off, into an error, or off for some entries") {
+  TempKb kb;
+  const Run plain = kbc("lint " + kb.arg());
+  CHECK(plain.status == 0);
+  CHECK(plain.output.find(kCudaWarning) != std::string::npos);
+  CHECK(plain.output.find("0 errors, 2 warnings in 14 files") != std::string::npos);
+
+  write(kb.root / "kbc.yaml", "rules:\n  i18n-missing: off\n");
+  const Run off = kbc("lint " + kb.arg());
+  CHECK(off.status == 0);
+  CHECK(off.output == "0 errors, 0 warnings in 14 files\n");
+
+  write(kb.root / "kbc.yaml", "rules:\n  i18n-missing: error\n");
+  const Run upgraded = kbc("lint " + kb.arg());
+  CHECK(upgraded.status == 1);
+  CHECK(upgraded.output.find("entries/cuda/cudnn-bn-epsilon-too-small.yaml:3:15: error: "
+                             "signature_zh is blank [i18n-missing]") != std::string::npos);
+  CHECK(upgraded.output.find("2 errors, 0 warnings") != std::string::npos);
+  // The build refuses, or leaves the two entries out.
+  CHECK(kbc("build " + kb.arg()).status == 1);
+  CHECK_FALSE(fs::exists(kb.root / "dist"));
+  CHECK(kbc("build --keep-going " + kb.arg()).status == 1);
+  CHECK_FALSE(fs::exists(kb.root / "dist/api/cuda/cudnn-bn-epsilon-too-small.json"));
+  CHECK(fs::exists(kb.root / "dist/api/cuda/illegal-memory-access.json"));
+
+  write(kb.root / "kbc.yaml",
+        "rules:\n  i18n-missing: error\nexclude:\n- entries: ['pytorch/**']\n"
+        "  rules: [i18n-missing]\n");
+  const Run excluded = kbc("lint " + kb.arg());
+  CHECK(excluded.status == 1);
+  CHECK(excluded.output.find("1 error, 0 warnings") != std::string::npos);
+  CHECK(excluded.output.find("pytorch") == std::string::npos);
+  // Every format leaves the excluded finding out, and counts like the text.
+  CHECK(count(kbc("lint --format json " + kb.arg()).output, "\"rule\": \"i18n-missing\"") == 1);
+  const Run sarif = kbc("lint --format sarif " + kb.arg());
+  CHECK(sarif.status == 1);
+  CHECK(count(sarif.output, "\"ruleId\": \"i18n-missing\"") == 1);
+  CHECK(sarif.output.find("cuda-out-of-memory") == std::string::npos);
+  CHECK(count(kbc("lint --format github " + kb.arg()).output, "title=i18n-missing") == 1);
+  CHECK(kbc("build " + kb.arg()).status == 1);
+
+  // Turning a required rule down is an error in kbc.yaml, at the value.
+  write(kb.root / "kbc.yaml", "rules:\n  schema: warning\n");
+  const Run required = kbc("lint " + kb.arg());
+  CHECK(required.status == 1);
+  CHECK(required.output.find("kbc.yaml:2:11: error: 'schema' is required and stays an error") !=
+        std::string::npos);
+}
+
+TEST_CASE("a kbc-disable comment removes its finding, and one that removes nothing is a warning") {
+  TempKb kb;
+  kb.insert_line(kCuda, 3, "# kbc-disable-next-line i18n-missing -- translation pending");
+  kb.insert_line(kPytorch, 1, "# kbc-disable-file i18n-missing");
+  const Run suppressed = kbc("lint " + kb.arg());
+  CHECK(suppressed.status == 0);
+  CHECK(suppressed.output == "0 errors, 0 warnings in 14 files\n");
+  CHECK(kbc("lint --format json " + kb.arg()).output.find("\"diagnostics\": []") !=
+        std::string::npos);
+
+  // One line too early: the comment suppresses nothing, and the finding is back.
+  write(kb.root / kCuda, TempKb::blank_zh(read(fs::path(KBC_SOURCE_DIR) / kCuda)));
+  kb.insert_line(kCuda, 2, "# kbc-disable-next-line i18n-missing");
+  const Run unused = kbc("lint " + kb.arg());
+  CHECK(unused.status == 0);
+  CHECK(unused.output ==
+        "entries/cuda/cudnn-bn-epsilon-too-small.yaml:2:25: warning: 'i18n-missing' reports "
+        "nothing on line 3: remove it from the comment [suppression-unused]\n"
+        "entries/cuda/cudnn-bn-epsilon-too-small.yaml:4:15: warning: signature_zh is blank "
+        "[i18n-missing]\n"
+        "0 errors, 2 warnings in 14 files\n");
+  // kbc.yaml can make that an error.
+  write(kb.root / "kbc.yaml", "rules:\n  suppression-unused: error\n");
+  CHECK(kbc("lint " + kb.arg()).status == 1);
+  // With FILE arguments, on the named file only.
+  CHECK(kbc("lint " + kb.arg() + " " + (kb.root / kPytorch).string()).status == 0);
+  CHECK(kbc("lint " + kb.arg() + " " + (kb.root / kCuda).string()).status == 1);
+}
+
+TEST_CASE("the parse cache keeps nothing that depends on kbc.yaml") {
+  TempKb kb;
+  const auto same_as_uncached = [&](const std::string& files = "") {
+    const Run cached = kbc("lint " + kb.arg() + files);
+    const Run uncached = kbc("lint --no-cache " + kb.arg() + files);
+    INFO(cached.output);
+    CHECK(cached.status == uncached.status);
+    CHECK(cached.output == uncached.output);
+    return cached;
+  };
+  CHECK(same_as_uncached().output.find(kCudaWarning) != std::string::npos);
+  REQUIRE(fs::is_directory(kb.root / ".kbc-cache"));
+  // Only kbc.yaml changes between runs: every entry comes from the cache.
+  write(kb.root / "kbc.yaml", "rules:\n  i18n-missing: off\n");
+  CHECK(same_as_uncached().output == "0 errors, 0 warnings in 14 files\n");
+  write(kb.root / "kbc.yaml", "rules:\n  i18n-missing: error\n");
+  CHECK(same_as_uncached().status == 1);
+  write(kb.root / "kbc.yaml", "exclude:\n- entries: [cuda/*]\n  rules: [i18n-missing]\n");
+  const Run excluded = same_as_uncached();
+  CHECK(excluded.output.find("cudnn-bn-epsilon") == std::string::npos);
+  CHECK(excluded.output.find("0 errors, 1 warning") != std::string::npos);
+  fs::remove(kb.root / "kbc.yaml");
+  CHECK(same_as_uncached().output.find(kCudaWarning) != std::string::npos);
+  // The same for one file, and for a comment added and taken away again.
+  CHECK(same_as_uncached(" " + (kb.root / kCuda).string()).output.find(kCudaWarning) !=
+        std::string::npos);
+  const std::string original = read(kb.root / kCuda);
+  kb.insert_line(kCuda, 1, "# kbc-disable-file i18n-missing");
+  CHECK(same_as_uncached(" " + (kb.root / kCuda).string()).output ==
+        "0 errors, 0 warnings in 1 file\n");
+  write(kb.root / kCuda, original);
+  CHECK(same_as_uncached().output.find(kCudaWarning) != std::string::npos);
+}
