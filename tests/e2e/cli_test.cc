@@ -329,7 +329,7 @@ TEST_CASE("a base URL adds canonical links, a sitemap with alternates and Atom f
   CHECK(files.at("site/en/index.html").find("<a href=\"https://kb.example") == std::string::npos);
 }
 
-TEST_CASE("kbc.yaml sets the title and base_url; its mistakes are diagnosed like an entry's") {
+TEST_CASE("kbc.yaml sets the title and base_url, and its mistakes are diagnosed like an entry's") {
   TempKb kb;
   write(kb.root / "kbc.yaml", "title: GPU errors\nbase_url: https://kb.example/\n");
   REQUIRE(kbc("build " + kb.arg()).status == 0);
@@ -566,7 +566,7 @@ TEST_CASE("lint and build refuse a --format or --color they do not know, with a 
   CHECK(kbc("lint --help").output.find("--format FORMAT") != std::string::npos);
 }
 
-TEST_CASE("in a pipe text stays plain unless --color always; no source lines either way") {
+TEST_CASE("in a pipe text stays plain unless --color always, with no source lines either way") {
   TempKb kb;
   write(kb.root / "entries/cuda/broken-entry.yaml", kBroken);
   const std::string heading =

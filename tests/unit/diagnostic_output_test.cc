@@ -68,7 +68,7 @@ TEST_CASE("format and colour names parse, and nothing else does") {
   CHECK_FALSE(kbc::parse_color_mode("yes"));
 }
 
-TEST_CASE("colour: always and never decide; auto colours a terminal without NO_COLOR") {
+TEST_CASE("colour: always and never decide, auto colours a terminal without NO_COLOR") {
   using kbc::ColorMode;
   using kbc::use_color;
   CHECK(use_color(ColorMode::kAlways, false, "1", "dumb"));
