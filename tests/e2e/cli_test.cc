@@ -16,37 +16,12 @@
 #include <set>
 #include <sstream>
 
+#include "e2e_support.h"
+
 namespace fs = std::filesystem;
+using namespace kbc_e2e;
 
 namespace {
-
-struct Run {
-  int status;
-  std::string output;  // stdout and stderr together
-};
-
-Run kbc(const std::string& args) {
-  const std::string command = std::string(KBC_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string output;
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
-}
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 // Every file under `dir`, by relative path.
 std::map<std::string, std::string> snapshot(const fs::path& dir) {

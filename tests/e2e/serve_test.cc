@@ -19,12 +19,15 @@
 #include <future>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
 
+#include "e2e_support.h"
+
 namespace fs = std::filesystem;
+using kbc_e2e::read;
+using kbc_e2e::write;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
@@ -33,18 +36,6 @@ namespace {
 
 const std::string kEntry = "entries/cuda/driver-version-insufficient.yaml";
 const std::string kPage = "/en/entries/cuda/driver-version-insufficient.html";
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 // Replaces the first `from` in the file; the test fails if there is none.
 void edit(const fs::path& path, const std::string& from, const std::string& to) {
@@ -153,10 +144,11 @@ struct Server {
     const auto line = child.read_line(20s);
     INFO("stderr: " << child.stderr_text());
     REQUIRE(line);
-    std::smatch match;
-    REQUIRE(
-        std::regex_search(*line, match, std::regex("^serving http://127\\.0\\.0\\.1:(\\d+)/ ")));
-    port = std::stoi(match[1]);
+    const std::string prefix = "serving http://127.0.0.1:";
+    REQUIRE(line->starts_with(prefix));
+    std::size_t digits = 0;
+    port = std::stoi(line->substr(prefix.size()), &digits);
+    CHECK(line->substr(prefix.size() + digits, 2) == "/ ");
   }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/"; }
 };
@@ -203,8 +195,11 @@ json wait_for(int port, const std::function<bool(const json&)>& done) {
 
 // The page without the line kbc serve adds to it.
 std::string without_live_reload(std::string html) {
-  return std::regex_replace(
-      html, std::regex("<script src=\"/__kbc/live-reload.js\"[^>]*></script>\n"), "");
+  const std::size_t begin = html.find("<script src=\"/__kbc/live-reload.js\"");
+  const std::size_t end = html.find("</script>\n", begin);
+  if (begin != std::string::npos && end != std::string::npos)
+    html.erase(begin, end + std::string_view("</script>\n").size() - begin);
+  return html;
 }
 
 int line_of(const std::string& text, const std::string& needle) {

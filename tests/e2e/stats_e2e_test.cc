@@ -13,33 +13,12 @@
 #include <sstream>
 #include <string>
 
+#include "e2e_support.h"
+
 namespace fs = std::filesystem;
+using namespace kbc_e2e;
 
 namespace {
-
-struct Run {
-  int status;
-  std::string output;  // stdout, and stderr when `with_stderr`
-};
-
-Run kbc(const std::string& args, bool with_stderr = true) {
-  const std::string command =
-      std::string(KBC_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string output;
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
-}
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 const fs::path kFixture = fs::path(KBC_TEST_DATA) / "stats";
 

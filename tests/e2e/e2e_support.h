@@ -1,0 +1,48 @@
+// What the end-to-end tests share: running the real kbc binary, and reading and writing files.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace kbc_e2e {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int status;
+  std::string output;  // stdout, and stderr unless it was left out
+};
+
+// `kbc <args>` through the shell; the exit status, or 128 + the signal that ended it.
+inline Run kbc(const std::string& args, bool with_stderr = true) {
+  const std::string command =
+      std::string(KBC_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string output;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
+}
+
+inline std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+}  // namespace kbc_e2e
