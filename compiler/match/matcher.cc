@@ -62,7 +62,13 @@ std::vector<std::string_view> split_at_lines(std::string_view text, std::size_t 
 }
 
 std::size_t count_lines(std::string_view text) {
-  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  std::size_t lines = 0;
+  const char* const end = text.data() + text.size();
+  for (const char* at = text.data(); at < end; ++at, ++lines) {
+    at = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
+    if (!at) break;
+  }
+  return lines;
 }
 
 }  // namespace
@@ -125,14 +131,22 @@ struct Matcher::Best {
   };
   std::map<std::size_t, Slot> slots;
 
-  void offer(const Matcher& matcher, Hit&& hit) {
-    const std::size_t line = hit.line_number;
-    auto [it, added] = slots.try_emplace(hit.record, Slot{hit, line, line});
-    if (added) return;
+  // `hit` comes without its line, which is copied only when the hit is kept.
+  void offer(const Matcher& matcher, Hit&& hit, std::string_view line) {
+    const std::size_t number = hit.line_number;
+    const auto it = slots.find(hit.record);
+    if (it == slots.end()) {
+      hit.line = line;
+      slots.emplace(hit.record, Slot{std::move(hit), number, number});
+      return;
+    }
     Slot& slot = it->second;
-    const std::size_t lines = slot.hit.lines + (slot.last_line == line ? 0 : 1);
-    slot.last_line = line;
-    if (matcher.before(hit, slot.hit)) slot.hit = std::move(hit);
+    const std::size_t lines = slot.hit.lines + (slot.last_line == number ? 0 : 1);
+    slot.last_line = number;
+    if (matcher.before(hit, slot.hit)) {
+      slot.hit = std::move(hit);
+      slot.hit.line = line;
+    }
     slot.hit.lines = lines;
   }
 
@@ -222,10 +236,11 @@ void Matcher::scan_piece(std::string_view piece, std::size_t line_number, Best& 
     const Rank rank{error_line,
                     coverage_permille(code_points({span.data(), span.size()}), line_code_points),
                     by_signature ? signature_specificity_[record] : regex_specificity_[record],
-                    fix_rate_[record]};
+                    by_signature ? 1 : 0, fix_rate_[record]};
     const std::size_t begin = static_cast<std::size_t>(span.data() - line.data());
-    best.offer(*this, Hit{record, rank, by_signature, line_number, std::string(line), begin,
-                          begin + span.size(), 1});
+    best.offer(*this,
+               Hit{record, rank, by_signature, line_number, {}, begin, begin + span.size(), 1},
+               line);
   }
 }
 
@@ -247,6 +262,7 @@ void Matcher::scan_lines(std::string_view text, std::size_t first_line, Best& be
 std::vector<Hit> Matcher::match_line(std::string_view line) const {
   Best best;
   RegexIndex::Scratch scratch;
+  scratch.use_text_set = false;
   for (; line.size() > kMaxLineBytes; line.remove_prefix(kMaxLineBytes))
     scan_piece(line.substr(0, kMaxLineBytes), 1, best, scratch);
   scan_piece(line, 1, best, scratch);
@@ -262,13 +278,13 @@ std::vector<Hit> Matcher::match_text(std::string_view text, std::size_t top) con
 
 namespace {
 
-constexpr std::size_t kScanBlockBytes = 4 << 20;     // matched on every core once buffered
 constexpr std::size_t kParallelMinBytes = 64 << 10;  // below this, one thread is faster
 
 }  // namespace
 
-LogScan::LogScan(const Matcher& matcher)
+LogScan::LogScan(const Matcher& matcher, std::size_t block_bytes)
     : matcher_(matcher),
+      block_bytes_(std::max<std::size_t>(1, block_bytes)),
       best_(std::make_unique<Matcher::Best>()),
       scratches_(std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16)) {}
 
@@ -276,7 +292,10 @@ LogScan::~LogScan() = default;
 
 void LogScan::feed(std::string_view block) {
   buffer_.append(block);
-  if (buffer_.size() >= kScanBlockBytes) scan_buffered(false);
+  // Only a new line end, or a line grown past kMaxLineBytes, gives something to match.
+  if (buffer_.size() >= block_bytes_ &&
+      (block.find('\n') != std::string_view::npos || buffer_.size() > kMaxLineBytes))
+    scan_buffered(false);
 }
 
 std::vector<Hit> LogScan::finish(std::size_t top) {
@@ -288,6 +307,10 @@ std::vector<Hit> LogScan::finish(std::size_t top) {
 // line longer than kMaxLineBytes is matched in whole pieces, so the buffer stays bounded.
 void LogScan::scan_buffered(bool all) {
   std::string_view text(buffer_);
+  // A short text, such as one error message, is matched without the text set (regex_index.h).
+  const bool short_text = all && lines_ == 0 && !open_line_ && text.size() < block_bytes_ &&
+                          text.size() < kLogBlockBytes;
+  for (RegexIndex::Scratch& scratch : scratches_) scratch.use_text_set = !short_text;
   const std::size_t complete = all ? text.size() : after_last_newline(text);
   const std::vector<std::string_view> parts = split_at_lines(
       text.substr(0, complete), complete < kParallelMinBytes ? 1 : scratches_.size());
@@ -336,6 +359,7 @@ nlohmann::ordered_json hit_json(const Matcher& matcher, const Hit& hit, std::siz
   out["score"] = {{"error_line", hit.rank.error_line},
                   {"coverage", hit.rank.coverage},
                   {"specificity", hit.rank.specificity},
+                  {"signature", hit.rank.signature},
                   {"fix_rate", hit.rank.fix_rate}};
   out["lines"] = hit.lines;
   out["fix_success_rate"] = record.fix_success_rate;

@@ -74,6 +74,8 @@ struct Hit {
 
 // Lines longer than this are matched in pieces of this size.
 constexpr std::size_t kMaxLineBytes = 16 * 1024;
+// LogScan matches what it has buffered, on every core, once it holds this much.
+constexpr std::size_t kLogBlockBytes = 4 << 20;
 
 class Matcher {
  public:
@@ -117,7 +119,8 @@ class Matcher {
 // lines are matched as they arrive, on every core once enough of them are buffered.
 class LogScan {
  public:
-  explicit LogScan(const Matcher& matcher);
+  // Lines are matched once `block_bytes` are buffered (and at the end).
+  explicit LogScan(const Matcher& matcher, std::size_t block_bytes = kLogBlockBytes);
   ~LogScan();
 
   void feed(std::string_view block);  // any split: a line may continue in the next block
@@ -129,6 +132,7 @@ class LogScan {
   void scan_buffered(bool all);
 
   const Matcher& matcher_;
+  const std::size_t block_bytes_;
   std::string buffer_;
   std::size_t lines_ = 0;   // newlines matched
   bool open_line_ = false;  // a line without its newline yet was partly matched (in pieces)

@@ -12,6 +12,8 @@
 //   specificity  how much literal text the pattern requires (regex_specificity; for the
 //                signature, its code points): of two patterns that cover the line alike, the
 //                one that says more about it wins over a catch-all
+//   signature    1 when the match is the entry's signature, 0 when it is its regex: of two
+//                matches as good, the entry that gives this very text as its message
 //   fix_rate     the entry's fix_success_rate in per-mille, rounded half up: the fix more
 //                likely to work first
 //
@@ -29,6 +31,7 @@ struct Rank {
   int error_line = 0;
   int coverage = 0;
   int specificity = 0;
+  int signature = 0;
   int fix_rate = 0;
 
   auto operator<=>(const Rank&) const = default;

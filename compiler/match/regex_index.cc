@@ -11,8 +11,8 @@ namespace kbc {
 namespace {
 
 constexpr int kMinAtomLength = RegexIndex::kMinAtomLength;
-// The atom set's DFA grows to this while it learns a log, then starts over (never fails).
-constexpr std::int64_t kAtomSetMemory = std::int64_t{256} << 20;
+// The text set's DFA grows to this while it learns a log, then starts over.
+constexpr std::int64_t kTextSetMemory = std::int64_t{256} << 20;
 // Distinct sets of atoms whose candidates a Scratch keeps (then it starts over).
 constexpr std::size_t kMaxCachedAtomSets = 1 << 16;
 
@@ -41,8 +41,7 @@ RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patte
     build_shard(*shards_[worker], begin, end, patterns);
   });
   index_atoms();
-  build_unfiltered_set();
-  if (many_texts) build_atom_set();
+  if (many_texts) build_text_set();
 }
 
 RegexIndex::~RegexIndex() = default;
@@ -68,26 +67,14 @@ void RegexIndex::build_shard(Shard& shard, std::size_t begin, std::size_t end,
   for (int id : always) shard.unfiltered[id] = true;
 }
 
-// One RE2::Set of the regexes without atoms. When it cannot be built, unfiltered_set_ stays
-// empty and candidates() returns them all.
-void RegexIndex::build_unfiltered_set() {
-  for (std::size_t entry = 0; entry < location_.size(); ++entry) {
-    const auto [shard, id] = location_[entry];
-    if (shard >= 0 && shards_[shard]->unfiltered[id]) unfiltered_.push_back(entry);
-  }
-  if (unfiltered_.empty()) return;
-  auto set = std::make_unique<RE2::Set>(entry_regex_options(), RE2::UNANCHORED);
-  for (std::size_t entry : unfiltered_) {
-    if (set->Add(regex(entry)->pattern(), nullptr) < 0) return;
-  }
-  if (set->Compile()) unfiltered_set_ = std::move(set);
-}
-
 void RegexIndex::index_atoms() {
   for (std::uint32_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
     for (std::size_t id = 0; id < shard.entries.size(); ++id)
       location_[shard.entries[id]] = {s, static_cast<int>(id)};
+    for (std::size_t id = 0; id < shard.entries.size(); ++id) {
+      if (shard.unfiltered[id]) unfiltered_.push_back(shard.entries[id]);
+    }
     for (std::size_t a = 0; a < shard.atoms.size(); ++a) {
       const std::string& atom = shard.atoms[a];
       if (atom.size() < kMinAtomLength) {  // FilteredRE2 prunes these; kept correct if it does not
@@ -104,71 +91,80 @@ const RE2* RegexIndex::regex(std::size_t entry) const {
   return shard < 0 ? nullptr : &shards_[shard]->filter.GetRE2(id);
 }
 
-// One RE2::Set of the distinct atoms, as literals. When it cannot be built, atom_set_ stays empty
-// and the atoms are found by their prefixes.
-void RegexIndex::build_atom_set() {
+// The distinct atoms, matched ignoring case, then the regexes without atoms, in one RE2::Set.
+// When it cannot be built, text_set_ stays empty and candidates() does without it.
+void RegexIndex::build_text_set() {
   RE2::Options options = entry_regex_options();
-  options.set_literal(true);
-  options.set_max_mem(kAtomSetMemory);
+  options.set_max_mem(kTextSetMemory);
   auto set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
   std::unordered_map<std::string_view, std::size_t> index;
   for (std::uint32_t s = 0; s < shards_.size(); ++s) {
     for (std::size_t a = 0; a < shards_[s]->atoms.size(); ++a) {
       const std::string& atom = shards_[s]->atoms[a];
-      auto [it, added] = index.try_emplace(atom, atom_set_refs_.size());
+      auto [it, added] = index.try_emplace(atom, text_set_atoms_.size());
       if (added) {
-        if (set->Add(atom, nullptr) < 0) {
-          atom_set_refs_.clear();
-          return;
-        }
-        atom_set_refs_.emplace_back();
+        if (set->Add("(?i)" + RE2::QuoteMeta(atom), nullptr) < 0) return;
+        text_set_atoms_.emplace_back();
       }
-      atom_set_refs_[it->second].push_back({s, static_cast<int>(a)});
+      text_set_atoms_[it->second].push_back({s, static_cast<int>(a)});
     }
   }
-  if (!atom_set_refs_.empty() && set->Compile()) atom_set_ = std::move(set);
+  std::sort(unfiltered_.begin(), unfiltered_.end());
+  for (std::size_t entry : unfiltered_) {
+    if (set->Add(regex(entry)->pattern(), nullptr) < 0) return;
+  }
+  if (!text_set_atoms_.empty() || !unfiltered_.empty()) {
+    if (set->Compile()) text_set_ = std::move(set);
+  }
 }
 
-// The atoms found in `text`, per shard, sorted, into scratch.found.
-void RegexIndex::find_atoms(std::string_view text, Scratch& scratch) const {
-  scratch.found.resize(shards_.size());
-  for (std::vector<int>& atoms : scratch.found) atoms.clear();
+void RegexIndex::find_atoms_by_prefix(std::string_view text, Scratch& scratch) const {
   scratch.lower.assign(text);
   for (char& c : scratch.lower) c = ascii_lower_char(c);
   const std::string& lower = scratch.lower;
+  for (std::size_t i = 0; i + kMinAtomLength <= lower.size(); ++i) {
+    const auto it = atoms_by_prefix_.find(prefix_key(lower.data() + i));
+    if (it == atoms_by_prefix_.end()) continue;
+    for (const AtomRef& ref : it->second) {
+      const std::string& atom = shards_[ref.shard]->atoms[ref.atom];
+      if (lower.compare(i, atom.size(), atom) == 0) scratch.found[ref.shard].push_back(ref.atom);
+    }
+  }
+  for (const AtomRef& ref : short_atoms_) {
+    if (lower.find(shards_[ref.shard]->atoms[ref.atom]) != std::string::npos)
+      scratch.found[ref.shard].push_back(ref.atom);
+  }
+}
+
+// The atoms found in `text` into scratch.found, and the regexes without atoms that match it
+// into scratch.out. False when there is no text set or its DFA ran out of memory.
+bool RegexIndex::find_in_text_set(std::string_view text, Scratch& scratch) const {
   RE2::Set::ErrorInfo error{};
-  if (atom_set_ &&
-      (atom_set_->Match(lower, &scratch.matched, &error) || error.kind == RE2::Set::kNoError)) {
-    for (int i : scratch.matched) {
-      for (const AtomRef& ref : atom_set_refs_[i]) scratch.found[ref.shard].push_back(ref.atom);
-    }
-  } else {
-    for (std::size_t i = 0; i + kMinAtomLength <= lower.size(); ++i) {
-      const auto it = atoms_by_prefix_.find(prefix_key(lower.data() + i));
-      if (it == atoms_by_prefix_.end()) continue;
-      for (const AtomRef& ref : it->second) {
-        const std::string& atom = shards_[ref.shard]->atoms[ref.atom];
-        if (lower.compare(i, atom.size(), atom) == 0) scratch.found[ref.shard].push_back(ref.atom);
-      }
-    }
-    for (const AtomRef& ref : short_atoms_) {
-      if (lower.find(shards_[ref.shard]->atoms[ref.atom]) != std::string::npos)
-        scratch.found[ref.shard].push_back(ref.atom);
-    }
+  if (!text_set_ || !scratch.use_text_set ||
+      (!text_set_->Match(text, &scratch.matched, &error) && error.kind != RE2::Set::kNoError)) {
+    return false;
   }
-  for (std::vector<int>& atoms : scratch.found) {
-    std::sort(atoms.begin(), atoms.end());
-    atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+  for (int i : scratch.matched) {
+    if (static_cast<std::size_t>(i) >= text_set_atoms_.size()) {
+      scratch.out.push_back(unfiltered_[i - text_set_atoms_.size()]);
+      continue;
+    }
+    for (const AtomRef& ref : text_set_atoms_[i]) scratch.found[ref.shard].push_back(ref.atom);
   }
+  return true;
 }
 
 std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
   Scratch scratch;
-  find_atoms(text, scratch);
+  scratch.found.resize(shards_.size());
+  find_atoms_by_prefix(text, scratch);
   std::vector<std::size_t> out;
   for (std::size_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
     if (shard.entries.empty()) continue;
+    std::sort(scratch.found[s].begin(), scratch.found[s].end());
+    scratch.found[s].erase(std::unique(scratch.found[s].begin(), scratch.found[s].end()),
+                           scratch.found[s].end());
     std::vector<int> matched;
     shard.filter.AllMatches(text, scratch.found[s], &matched);
     for (int id : matched) out.push_back(shard.entries[id]);
@@ -177,16 +173,19 @@ std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
   return out;
 }
 
-// The entries with atoms that FilteredRE2 lets through for the atoms in scratch.found, sorted.
+// The entries with atoms that FilteredRE2 lets through for the atoms in scratch.found, sorted;
+// remembered per set of atoms.
 const std::vector<std::size_t>& RegexIndex::filtered(Scratch& scratch) const {
-  std::string key;
+  std::string& key = scratch.key;
+  key.clear();
   for (const std::vector<int>& atoms : scratch.found) {
     key.append(reinterpret_cast<const char*>(atoms.data()), atoms.size() * sizeof(int));
-    key.append(sizeof(int), '\xff');  // -1: the shard's end
+    key.append(sizeof(int), '\xff');  // -1: the end of a shard's atoms
   }
+  if (const auto known = scratch.filtered.find(key); known != scratch.filtered.end())
+    return known->second;
   if (scratch.filtered.size() >= kMaxCachedAtomSets) scratch.filtered.clear();
-  auto [it, added] = scratch.filtered.try_emplace(std::move(key));
-  if (!added) return it->second;
+  const auto it = scratch.filtered.try_emplace(key).first;
   std::vector<int> passed;
   for (std::size_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
@@ -207,16 +206,19 @@ std::vector<std::size_t> RegexIndex::candidates(std::string_view text) const {
 
 const std::vector<std::size_t>& RegexIndex::candidates(std::string_view text,
                                                        Scratch& scratch) const {
-  find_atoms(text, scratch);
-  scratch.out = filtered(scratch);
-  RE2::Set::ErrorInfo error{};
-  // Without a set, or when its DFA runs out of memory, every regex without atoms is a candidate.
-  if (unfiltered_set_ && (unfiltered_set_->Match(text, &scratch.matched, &error) ||
-                          error.kind == RE2::Set::kNoError)) {
-    for (int i : scratch.matched) scratch.out.push_back(unfiltered_[i]);
-  } else {
-    scratch.out.insert(scratch.out.end(), unfiltered_.begin(), unfiltered_.end());
+  scratch.found.resize(shards_.size());
+  for (std::vector<int>& atoms : scratch.found) atoms.clear();
+  scratch.out.clear();
+  if (!find_in_text_set(text, scratch)) {
+    find_atoms_by_prefix(text, scratch);
+    scratch.out = unfiltered_;  // each of them may match
   }
+  for (std::vector<int>& atoms : scratch.found) {
+    std::sort(atoms.begin(), atoms.end());
+    atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+  }
+  const std::vector<std::size_t>& passed = filtered(scratch);
+  scratch.out.insert(scratch.out.end(), passed.begin(), passed.end());
   std::sort(scratch.out.begin(), scratch.out.end());
   return scratch.out;
 }

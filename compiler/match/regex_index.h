@@ -11,10 +11,12 @@
 // instead indexed by their first three bytes, which every atom has (kMinAtomLength), so each
 // text position costs one hash lookup.
 //
-// For callers that run the regexes on many texts (kbc match on a log: `many_texts`), that
-// RE2::Set is the faster search after all: its DFA is built once and then reused, and it costs
-// a fifth of the hash lookups per byte. `candidates` also tests the regexes that have no atom
-// (FilteredRE2 would run each of them on every text) together, with a second RE2::Set.
+// For callers that run the regexes on many texts (kbc match on a log: `many_texts`), one RE2::Set
+// is the faster search after all, once its DFA has learnt the kind of text: it holds every
+// distinct atom (ignoring case) and every regex that has no atom (FilteredRE2 would run each of
+// those on every text), so one pass over a text finds both. Lines of a log repeat, and the same
+// atoms let the same regexes through, so `candidates` remembers FilteredRE2's answer per set of
+// atoms in a per-thread Scratch.
 #pragma once
 
 #include <re2/filtered_re2.h>
@@ -35,8 +37,7 @@ class RegexIndex {
  public:
   static constexpr int kMinAtomLength = 3;  // atoms_by_prefix_ relies on every atom having 3 bytes
 
-  // `patterns[i]` is entry i's regex, or nullopt when it has none. With `many_texts`, the atoms
-  // are found with an RE2::Set (see above).
+  // `patterns[i]` is entry i's regex, or nullopt when it has none. `many_texts`: see above.
   explicit RegexIndex(const std::vector<std::optional<std::string_view>>& patterns,
                       bool many_texts = false);
   ~RegexIndex();
@@ -48,20 +49,26 @@ class RegexIndex {
 
   // The entries whose regex matches somewhere in `text`, in increasing order.
   std::vector<std::size_t> matching(std::string_view text) const;
-  // Buffers that `candidates` reuses from text to text, and the candidates it found for each
-  // set of atoms (the lines of a log repeat, and the same atoms give the same candidates): one
-  // per thread.
+  // Buffers that `candidates` reuses from text to text, and the regexes FilteredRE2 let
+  // through for each set of atoms seen: one per thread.
   class Scratch {
+   public:
+    // False: find the atoms by their prefixes even when there is a text set, which is faster
+    // for a few short texts (the set's DFA is built as it meets new text).
+    bool use_text_set = true;
+
+   private:
     friend class RegexIndex;
     std::string lower;
     std::vector<int> matched;
-    std::vector<std::vector<int>> found;
+    std::vector<std::vector<int>> found;  // per shard
+    std::string key;                      // `found`, as a key of `filtered`
     std::unordered_map<std::string, std::vector<std::size_t>> filtered;
     std::vector<std::size_t> out;
   };
 
-  // The entries whose regex may match `text`: those its prefilter lets through, in increasing
-  // order (a superset of matching(text)); for callers that run the regexes themselves. The
+  // The entries whose regex may match `text`: those the prefilter lets through, in increasing
+  // order (a superset of matching(text)), for callers that run the regexes themselves. The
   // second form returns a reference into `scratch`, valid until its next use.
   std::vector<std::size_t> candidates(std::string_view text) const;
   const std::vector<std::size_t>& candidates(std::string_view text, Scratch& scratch) const;
@@ -81,9 +88,10 @@ class RegexIndex {
   void build_shard(Shard& shard, std::size_t begin, std::size_t end,
                    const std::vector<std::optional<std::string_view>>& patterns);
   void index_atoms();
-  void build_unfiltered_set();
-  void build_atom_set();
-  void find_atoms(std::string_view text, Scratch& scratch) const;
+  void build_text_set();
+  // The atoms found in `text`, per shard, sorted, into scratch.found.
+  void find_atoms_by_prefix(std::string_view text, Scratch& scratch) const;
+  bool find_in_text_set(std::string_view text, Scratch& scratch) const;
   const std::vector<std::size_t>& filtered(Scratch& scratch) const;
 
   std::vector<std::string> errors_;
@@ -91,10 +99,10 @@ class RegexIndex {
   std::vector<std::unique_ptr<Shard>> shards_;
   std::unordered_map<std::uint32_t, std::vector<AtomRef>> atoms_by_prefix_;
   std::vector<AtomRef> short_atoms_;
-  std::vector<std::size_t> unfiltered_;       // the entries whose regex has no atoms
-  std::unique_ptr<RE2::Set> unfiltered_set_;  // their regexes (RE2::Set index -> unfiltered_)
-  std::unique_ptr<RE2::Set> atom_set_;        // with many_texts: every distinct atom
-  std::vector<std::vector<AtomRef>> atom_set_refs_;  // RE2::Set index -> the atoms it stands for
+  std::vector<std::size_t> unfiltered_;  // the entries whose regex has no atoms
+  // With many_texts: the distinct atoms, then the regexes of unfiltered_, as one RE2::Set.
+  std::unique_ptr<RE2::Set> text_set_;
+  std::vector<std::vector<AtomRef>> text_set_atoms_;  // Set index -> the atoms it stands for
 };
 
 // RE2 options used for entry regexes everywhere (lint, match, build).

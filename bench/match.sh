@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Benchmark of kbc match (issue 5): load time, self-retrieval (is each entry ranked first for its
+# own signature and samples?), per-query latency after load, and throughput on a generated log of
+# --log-mb MB (default 100), in process; then the real binary on that log, median of 3.
+# Usage: bench/match.sh [KB_ROOT] [match_bench options]
+#   (default root: ../shared/corpus/deadends, else a generated knowledge base)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=build-bench
+root="${1:-}"
+[ $# -gt 0 ] && shift
+if [ -z "$root" ]; then
+  if [ -d ../shared/corpus/deadends/entries ]; then
+    root=../shared/corpus/deadends
+  else
+    root=$(mktemp -d)
+    bench/generate.sh "$root" 2522
+  fi
+fi
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKBC_BENCH=ON >/dev/null
+cmake --build "$build" --target kbc match_bench >/dev/null
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$root/entries" "$work/entries"  # never write into the measured knowledge base
+[ -f "$root/kbc.yaml" ] && cp "$root/kbc.yaml" "$work/"
+# Entries with errors (the corpus has 212) are left out of the bundle, kept in the YAML loads.
+"$build/kbc" build --keep-going --root "$work" --out "$work/out" >/dev/null 2>&1 || true
+
+"$build/match_bench" "$work" --bundle "$work/out/kb.json" --log "$work/big.log" "$@"
+
+times=()
+for _ in 1 2 3; do
+  start=$(date +%s.%N)
+  "$build/kbc" match --bundle "$work/out/kb.json" --top 5 - <"$work/big.log" >/dev/null || true
+  end=$(date +%s.%N)
+  times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')")
+done
+median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+size=$(stat -c %s "$work/big.log")
+awk -v s="$median" -v b="$size" \
+  'BEGIN { printf "kbc match --bundle on the log (whole process, median of 3): %.3f s = %.1f MB/s\n", s, b / 1e6 / s }'

@@ -1,0 +1,141 @@
+// End-to-end tests of `kbc match`: the real binary on the shipped entries (in a temporary copy)
+// and on the bundle `kbc build` makes of them.
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int status;
+  std::string output;  // stdout, and stderr when asked for
+};
+
+Run run_kbc(const std::string& args, bool with_stderr = true) {
+  const std::string command =
+      std::string(KBC_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string output;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
+}
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// A temporary copy of the shipped entries/ (kbc writes its parse cache under the root).
+struct TempKb {
+  fs::path root;
+  TempKb() {
+    std::string pattern = (fs::temp_directory_path() / "kbc-match-XXXXXX").string();
+    root = mkdtemp(pattern.data());
+    fs::copy(fs::path(KBC_SOURCE_DIR) / "entries", root / "entries", fs::copy_options::recursive);
+  }
+  ~TempKb() { fs::remove_all(root); }
+  std::string arg() const { return "--root " + root.string(); }
+};
+
+// A sample of cuda/cudnn-bn-epsilon-too-small (not its signature: another epsilon).
+const std::string kSample =
+    "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when calling "
+    "cudnnBatchNormalizationForwardTraining with epsilon=5e-07";
+
+}  // namespace
+
+TEST_CASE("kbc match TEXT ranks the entry first, with its workaround and dead ends") {
+  TempKb kb;
+  const Run run = run_kbc("match " + kb.arg() + " '" + kSample + "'");
+  CHECK(run.status == 0);
+  INFO(run.output);
+  CHECK(run.output.starts_with("1. cuda/cudnn-bn-epsilon-too-small  (fix rate 92%)\n"));
+  CHECK(run.output.find("   line 1     " + kSample + "\n") != std::string::npos);
+  CHECK(run.output.find("   try        Set epsilon to a value >= 1e-5") != std::string::npos);
+  CHECK(run.output.find("   avoid      Raise epsilon to a large value") != std::string::npos);
+  CHECK(run.output.find("              Disable cuDNN entirely") != std::string::npos);
+}
+
+TEST_CASE("kbc match reads a log on standard input and names the line") {
+  TempKb kb;
+  write(kb.root / "train.log", "epoch 1 step 10 loss=0.53\nepoch 1 step 20 loss=0.41\n" + kSample +
+                                   "\nTraceback follows\n");
+  for (const std::string operand : {"", " -"}) {
+    const Run run =
+        run_kbc("match " + kb.arg() + operand + " < " + (kb.root / "train.log").string());
+    CHECK(run.status == 0);
+    INFO(run.output);
+    CHECK(run.output.starts_with("1. cuda/cudnn-bn-epsilon-too-small"));
+    CHECK(run.output.find("   line 3     " + kSample) != std::string::npos);
+  }
+}
+
+TEST_CASE("kbc match --json: stable keys for tools, the same from the root and the bundle") {
+  TempKb kb;
+  REQUIRE(run_kbc("build " + kb.arg()).status == 0);
+  const Run from_root = run_kbc("match --json --top 2 " + kb.arg() + " '" + kSample + "'", false);
+  const Run from_bundle = run_kbc(
+      "match --json --top 2 --bundle " + (kb.root / "dist/kb.json").string() + " '" + kSample + "'",
+      false);
+  REQUIRE(from_root.status == 0);
+  REQUIRE(from_bundle.status == 0);
+  CHECK(from_root.output == from_bundle.output);
+  const auto json = nlohmann::json::parse(from_root.output);
+  CHECK(json["version"] == 1);
+  CHECK(json["lines"] == 1);
+  REQUIRE(json["hits"].size() >= 1);
+  const auto& hit = json["hits"][0];
+  CHECK(hit["rank"] == 1);
+  CHECK(hit["id"] == "cuda/cudnn-bn-epsilon-too-small");
+  CHECK(hit["line"] == 1);
+  CHECK(hit["text"] == kSample);
+  CHECK(hit["match"]["by"] == "regex");
+  CHECK(hit["score"]["error_line"] == 1);
+  CHECK(hit["workaround"]["success_rate"] == 0.95);
+  CHECK(hit["dead_ends"].size() >= 1);
+}
+
+TEST_CASE("kbc match exits 1 when nothing matches") {
+  TempKb kb;
+  const Run run = run_kbc("match " + kb.arg() + " 'all good: 12 tests passed'");
+  CHECK(run.status == 1);
+  CHECK(run.output == "no entry matches (1 line, 14 entries)\n");
+  const Run json = run_kbc("match --json " + kb.arg() + " 'all good'", false);
+  CHECK(json.status == 1);
+  CHECK(nlohmann::json::parse(json.output)["hits"].empty());
+}
+
+TEST_CASE("kbc match refuses a bad bundle and bad usage with exit 2") {
+  TempKb kb;
+  write(kb.root / "broken.json", "[{\"id\": \"a/x\",\n  \"regex\": }]");
+  write(kb.root / "object.json", "{\"id\": \"a/x\"}");
+  write(kb.root / "no-regex.json", "[{\"id\": \"a/x\"}]");
+  const auto fails = [&](const std::string& args, const std::string& message) {
+    const Run run = run_kbc("match " + args + " 'CUDA error'");
+    INFO(args << "\n" << run.output);
+    CHECK(run.status == 2);
+    CHECK(run.output.find(message) != std::string::npos);
+  };
+  const std::string bundle = "--bundle " + kb.root.string() + "/";
+  fails(bundle + "broken.json", "broken.json: parse error at line 2, column 12");
+  fails(bundle + "object.json", "object.json: a bundle is a JSON array of records, not object");
+  fails(bundle + "no-regex.json", "record 1 of the bundle has no text 'regex'");
+  fails(bundle + "missing.json", "kbc match: cannot read");
+  fails(kb.arg() + " " + bundle + "object.json", "give --root or --bundle, not both");
+  fails(kb.arg() + " --top 0", "--top must be a whole number from 1, not '0'");
+  fails(kb.arg() + " --top x", "--top must be a whole number from 1, not 'x'");
+  fails(kb.arg() + " 'one' 'two'", "give one TEXT");
+  fails("--root " + (kb.root / "nowhere").string(), "no entries/ folder");
+}

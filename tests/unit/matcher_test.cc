@@ -1,0 +1,313 @@
+// kbc match: the ranking (rank.h), which the site's JavaScript must reproduce exactly, and the
+// Matcher over lines, logs and bundles (matcher.h).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "base/diagnostic.h"
+#include "match/matcher.h"
+#include "match/rank.h"
+#include "match/regex_index.h"
+
+using namespace kbc;
+
+namespace {
+
+MatchRecord record(std::string id, std::string regex, double fix_rate = 0.5,
+                   std::string signature = "") {
+  MatchRecord out;
+  out.id = std::move(id);
+  out.regex = std::move(regex);
+  out.fix_success_rate = fix_rate;
+  out.signature = std::move(signature);
+  return out;
+}
+
+// The ids of the hits, best first.
+std::vector<std::string> ids(const Matcher& matcher, const std::vector<Hit>& hits) {
+  std::vector<std::string> out;
+  for (const Hit& hit : hits) out.push_back(matcher.records()[hit.record].id);
+  return out;
+}
+
+std::vector<std::string> ranked(const std::vector<MatchRecord>& records, const std::string& line) {
+  const Matcher matcher(records);
+  return ids(matcher, matcher.match_line(line));
+}
+
+}  // namespace
+
+TEST_CASE("regex specificity counts the literal code points any match must contain") {
+  struct Case {
+    const char* pattern;
+    int literals;
+  };
+  const Case cases[] = {
+      {"(?i)cuda error: out of memory", 25},  // flags count nothing
+      {"(?i)cuda.*error", 9},
+      {"(?i)(oom|out of memory)", 3},  // the alternative with the fewest
+      {"foo|barbaz", 3},
+      {"(a|bc)(d|ef)", 2},
+      {"a?b", 1},
+      {"ab*", 1},
+      {"a{0,3}b", 1},
+      {"a{2}b", 2},
+      {"a+b", 2},
+      {"a+?b", 2},  // a lazy quantifier is still one item
+      {"(?:foo)?bar", 3},
+      {"(?P<name>foo)bar", 6},
+      {"[abc]x", 1},
+      {"[]a]x", 1},  // `]` first in a class is part of it
+      {"[[:alpha:]]x", 1},
+      {"\\d+ms", 2},
+      {"\\pLx\\p{Greek}y", 2},
+      {"\\.x", 2},
+      {"\\x41\\x{263a}", 2},
+      {"\\Qa.b\\E", 3},
+      {"x{", 2},  // not a repetition: a literal brace
+      {"x{2,", 4},
+      {"^$", 0},
+      {"", 0},
+      {"错误", 2},
+      {"(((", 0},   // not a valid pattern: still a number
+      {"ab\\", 2},  // a trailing backslash
+      {"(?i", 0},
+  };
+  for (const Case& c : cases) {
+    INFO(c.pattern);
+    CHECK(regex_specificity(c.pattern) == c.literals);
+  }
+}
+
+TEST_CASE("coverage, rates and code points are whole numbers") {
+  CHECK(coverage_permille(1, 3) == 333);
+  CHECK(coverage_permille(2, 3) == 666);  // floor, not rounded
+  CHECK(coverage_permille(3, 3) == 1000);
+  CHECK(coverage_permille(0, 5) == 0);
+  CHECK(coverage_permille(5, 0) == 0);
+  CHECK(rate_permille(0.8) == 800);
+  CHECK(rate_permille(0.925) == 925);
+  CHECK(rate_permille(0.0) == 0);
+  CHECK(rate_permille(1.5) == 1000);
+  CHECK(rate_permille(-1) == 0);
+  CHECK(rate_permille(std::nan("")) == 0);
+  CHECK(code_points("abc") == 3);
+  CHECK(code_points("é错") == 2);
+  CHECK(code_points("") == 0);
+}
+
+TEST_CASE("a line looks like an error when it holds one of the error words, in any case") {
+  CHECK(looks_like_error("RuntimeError: CUDA error: out of memory"));
+  CHECK(looks_like_error("FATAL: the database system is shutting down"));
+  CHECK(looks_like_error("java.lang.NullPointerException"));
+  CHECK(looks_like_error("connect() TIMED OUT after 30 s"));
+  CHECK(looks_like_error("Permission denied"));
+  CHECK_FALSE(looks_like_error("INFO worker-3 processed batch 12 in 35 ms"));
+  CHECK_FALSE(looks_like_error(""));
+}
+
+TEST_CASE("ranking: coverage beats specificity") {
+  // "quota exceeded" says more, but ".*quota.*" covers the whole line.
+  CHECK(ranked({record("a/specific", "quota exceeded"), record("b/broad", ".*quota.*")},
+               "disk quota exceeded on /data") ==
+        std::vector<std::string>{"b/broad", "a/specific"});
+}
+
+TEST_CASE("ranking: a more specific regex wins over a catch-all covering as much") {
+  CHECK(ranked({record("a/catch-all", "(?i).*error.*", 0.99),
+                record("b/cuda-oom", "(?i)cuda error: out of memory", 0.1)},
+               "CUDA error: out of memory") ==
+        std::vector<std::string>{"b/cuda-oom", "a/catch-all"});
+}
+
+TEST_CASE("ranking: specificity beats fix rate, fix rate beats id, id breaks ties") {
+  CHECK(ranked({record("a/broad", "connection.*", 0.9),
+                record("b/exact", "connection timed out", 0.1)},
+               "connection timed out") == std::vector<std::string>{"b/exact", "a/broad"});
+  CHECK(ranked({record("a/low", "timed out", 0.5), record("b/high", "timed out", 0.9)},
+               "connection timed out") == std::vector<std::string>{"b/high", "a/low"});
+  CHECK(ranked({record("b/same", "timed out", 0.9), record("a/same", "timed out", 0.9)},
+               "connection timed out") == std::vector<std::string>{"a/same", "b/same"});
+}
+
+TEST_CASE("a hit carries its rank, its span and what matched") {
+  const Matcher matcher({record("a/x", "out of memory", 0.925)});
+  const std::vector<Hit> hits = matcher.match_line("  RuntimeError: CUDA error: out of memory  ");
+  REQUIRE(hits.size() == 1);
+  CHECK(hits[0].line == "RuntimeError: CUDA error: out of memory");  // trimmed
+  CHECK(hits[0].line.substr(hits[0].begin, hits[0].end - hits[0].begin) == "out of memory");
+  CHECK(hits[0].rank == Rank{1, 333, 13, 0, 925});
+  CHECK_FALSE(hits[0].by_signature);
+}
+
+TEST_CASE("an entry also matches by its signature, as literal text ignoring case") {
+  const std::vector<MatchRecord> records = {
+      record("a/broken-regex", "this regex misses", 0.5, "Device (GPU 0) lost: Xid 79"),
+      record("b/other", "nothing here")};
+  const Matcher matcher(records);
+  const std::vector<Hit> hits = matcher.match_line("kernel: device (gpu 0) LOST: xid 79");
+  REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/broken-regex"});
+  CHECK(hits[0].by_signature);
+  CHECK(hits[0].rank.specificity == 27);
+  CHECK(hits[0].rank.signature == 1);
+  const Matcher regexes_only(records, {.signatures = false});
+  CHECK(regexes_only.match_line("kernel: device (gpu 0) LOST: xid 79").empty());
+}
+
+TEST_CASE("ranking: of two matches as good, the entry whose signature it is comes first") {
+  CHECK(ranked({record("a/regex", "(?i)exec format error", 0.9),
+                record("b/signature", "exec format", 0.1, "exec format error")},
+               "exec format error") == std::vector<std::string>{"b/signature", "a/regex"});
+}
+
+TEST_CASE("an empty match is no hit") {
+  CHECK(ranked({record("a/x", "x*"), record("b/y", "(?:abc)?")}, "zzz").empty());
+}
+
+TEST_CASE("in a log, each entry keeps its best line, and error lines come first") {
+  const Matcher matcher({record("a/connection", "connection"), record("b/pool", "pool.*")});
+  const std::string log =
+      "INFO pool ready: 8 connections\n"
+      "INFO connection established to db\n"
+      "\n"
+      "ERROR connection refused by db\n";
+  const std::vector<Hit> hits = matcher.match_text(log, 10);
+  REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/connection", "b/pool"});
+  CHECK(hits[0].line_number == 4);  // the error line, not the earlier one
+  CHECK(hits[0].lines == 3);        // "connections" counts too
+  CHECK(hits[1].line_number == 1);
+  CHECK(hits[1].rank.error_line == 0);
+  CHECK(matcher.match_text(log, 1).size() == 1);
+}
+
+TEST_CASE("a log gives the same hits however it is split into blocks") {
+  std::vector<MatchRecord> records = {record("a/oom", "(?i)out of memory"),
+                                      record("b/refused", "connection refused"),
+                                      record("c/denied", "(?i)permission denied")};
+  const Matcher matcher(std::move(records));
+  std::string log;
+  for (int i = 0; i < 3000; ++i) {
+    log += "INFO step " + std::to_string(i) + " ok\n";
+    if (i % 700 == 3) log += "ERROR: connection refused (attempt " + std::to_string(i) + ")\n";
+    if (i == 2500) log += "RuntimeError: CUDA out of memory\n";
+    if (i == 1000) log += std::string(kMaxLineBytes * 2 + 10, 'x') + " Permission denied\n";
+  }
+  log += "permission denied, no newline at the end";
+  const std::vector<Hit> whole = matcher.match_text(log, 10);
+  // Fed in blocks of `feed` bytes, matched whenever `buffered` bytes are waiting: small enough
+  // to cut the long line into pieces before its end arrives, large enough to use every core.
+  const std::pair<std::size_t, std::size_t> splits[] = {{1, 100}, {7, 100}, {4096, 70000}};
+  for (const auto& [feed, buffered] : splits) {
+    LogScan scan(matcher, buffered);
+    for (std::size_t at = 0; at < log.size(); at += feed)
+      scan.feed(std::string_view(log).substr(at, feed));
+    const std::vector<Hit> split = scan.finish(10);
+    INFO("feed " << feed << ", buffered " << buffered);
+    REQUIRE(split.size() == whole.size());
+    for (std::size_t i = 0; i < split.size(); ++i) {
+      CHECK(split[i].record == whole[i].record);
+      CHECK(split[i].line_number == whole[i].line_number);
+      CHECK(split[i].lines == whole[i].lines);
+      CHECK(split[i].rank == whole[i].rank);
+    }
+    CHECK(scan.lines() == 3000 + 5 + 1 + 1 + 1);
+  }
+  REQUIRE(ids(matcher, whole) == std::vector<std::string>{"c/denied", "b/refused", "a/oom"});
+  CHECK(whole[0].line_number == 1004);  // the long line, found in its last piece
+  CHECK(whole[0].lines == 2);
+  CHECK(whole[1].lines == 5);
+  CHECK(whole[2].line_number == 2507);
+}
+
+TEST_CASE("match records come from entries and published records alike") {
+  const auto json = nlohmann::json::parse(R"({
+    "id": "cuda/x", "signature": "CUDA error: x", "regex": "x", "fix_success_rate": 0.75,
+    "workarounds": [{"action": "first", "success_rate": 0.5, "how": "a"},
+                    {"action": "best", "success_rate": 0.9, "how": "b"},
+                    {"action": "tie", "success_rate": 0.9}],
+    "dead_ends": [{"action": "reinstall", "fail_rate": 0.8}, {"action": "reboot"}, 3]})");
+  const MatchRecord r = match_record(json);
+  CHECK(r.id == "cuda/x");
+  CHECK(r.fix_success_rate == 0.75);
+  REQUIRE(r.best_workaround);
+  CHECK(r.best_workaround->action == "best");
+  CHECK(r.best_workaround->how == "b");
+  REQUIRE(r.dead_ends.size() == 2);
+  CHECK(r.dead_ends[0].action == "reinstall");
+  CHECK(r.dead_ends[1].rate == 0);
+  CHECK_FALSE(match_record(nlohmann::json::object()).best_workaround);
+}
+
+TEST_CASE("a bundle must be an array of records with an id and a regex") {
+  const auto bundle = nlohmann::json::parse(R"([{"id": "a/x", "regex": "x"},
+                                                {"id": "b/y", "regex": "y"}])");
+  CHECK(match_records_from_bundle(bundle).size() == 2);
+  const auto fails = [](const char* text, const char* message) {
+    INFO(text);
+    CHECK_THROWS_WITH(match_records_from_bundle(nlohmann::json::parse(text)),
+                      Catch::Contains(message));
+  };
+  fails(R"({"id": "a/x"})", "a bundle is a JSON array of records, not object");
+  fails(R"([{"id": "a/x", "regex": "x"}, 3])", "record 2 of the bundle is not a JSON object");
+  fails(R"([{"id": "a/x", "regex": "x"}, {"id": "b/y"}])",
+        "record 2 of the bundle has no text 'regex'");
+  fails(R"([{"id": 1, "regex": "x"}])", "record 1 of the bundle has no text 'id'");
+}
+
+TEST_CASE("a regex RE2 rejects is reported and never matches") {
+  const Matcher matcher({record("a/bad", "(unclosed"), record("b/good", "unclosed")});
+  REQUIRE(matcher.regex_errors().size() == 1);
+  CHECK(matcher.regex_errors()[0].first == "a/bad");
+  CHECK(ids(matcher, matcher.match_line("(unclosed")) == std::vector<std::string>{"b/good"});
+}
+
+TEST_CASE("hit_json: stable keys, offsets in code points") {
+  MatchRecord r = record("a/x", "错误", 0.5, "sig");
+  r.best_workaround = MatchAction{"do it", "how", 0.9};
+  r.dead_ends = {{"do not", "", 0.7}};
+  const Matcher matcher({r});
+  const std::vector<Hit> hits = matcher.match_line("é 错误 x");
+  REQUIRE(hits.size() == 1);
+  const auto json = hit_json(matcher, hits[0], 1);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : json.items()) keys.push_back(key);
+  CHECK(keys == std::vector<std::string>{"rank", "id", "signature", "line", "text", "match",
+                                         "score", "lines", "fix_success_rate", "workaround",
+                                         "dead_ends"});
+  CHECK(json["match"]["begin"] == 2);
+  CHECK(json["match"]["end"] == 4);
+  CHECK(json["score"]["coverage"] == 333);
+  CHECK(json["workaround"]["action"] == "do it");
+  CHECK(json["dead_ends"][0]["fail_rate"] == 0.7);
+}
+
+TEST_CASE("RegexIndex candidates are a superset of the matches, with and without the text set") {
+  const std::vector<std::string> patterns = {"(?i)out of memory", "CUDA.*failed", "[0-9]+ms",
+                                             "(?i)(oom|killed)",  "x?",           "^$",
+                                             "(?i)错误.*内存"};
+  std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
+  views.push_back(std::nullopt);
+  const std::vector<std::string> texts = {"RuntimeError: CUDA out of memory",
+                                          "OOMKilled",
+                                          "CUDA launch failed after 35ms",
+                                          "",
+                                          "错误：显存内存不足",
+                                          "nothing"};
+  for (const bool many_texts : {false, true}) {
+    const RegexIndex index(views, many_texts);
+    RegexIndex::Scratch scratch;
+    for (const std::string& text : texts) {
+      INFO(text << (many_texts ? " (text set)" : ""));
+      std::vector<std::size_t> brute;
+      for (std::size_t i = 0; i < patterns.size(); ++i) {
+        if (RE2::PartialMatch(text, *index.regex(i))) brute.push_back(i);
+      }
+      CHECK(index.matching(text) == brute);
+      const std::vector<std::size_t>& candidates = index.candidates(text, scratch);
+      CHECK(std::includes(candidates.begin(), candidates.end(), brute.begin(), brute.end()));
+      CHECK(index.candidates(text) == candidates);
+    }
+  }
+}
