@@ -64,7 +64,8 @@ Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only)
   }
   const RegexIndex regexes(patterns);
   const auto hits = cross_entry_hits(kb, regexes);
-  const LintContext context{kb, regexes, hits};
+  const auto winners = signature_winners(kb, regexes);
+  const LintContext context{kb, regexes, hits, winners};
   // Each worker checks a slice of the entries; the caller sorts the findings, so the order in
   // which slices finish does not show in the output.
   std::vector<Diagnostics> per_slice(std::max<std::size_t>(1, kb.entries.size()));

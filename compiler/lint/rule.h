@@ -28,11 +28,21 @@ struct RegexHit {
 std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
                                                     const RegexIndex& regexes);
 
+// No entry: the entry's signature is not checked (its shape is wrong).
+inline constexpr std::size_t kNoEntry = static_cast<std::size_t>(-1);
+
+// For every entry, the entry that `kbc match` ranks first when given the entry's own signature
+// (the entry itself when it is reachable), or kNoEntry for an entry whose shape is wrong.
+// `regexes` as for cross_entry_hits. See signature_winners.cc for why this needs no matcher
+// over the whole knowledge base.
+std::vector<std::size_t> signature_winners(const KnowledgeBase& kb, const RegexIndex& regexes);
+
 // What rules may look at besides the entry itself. Computed once per lint run.
 struct LintContext {
   const KnowledgeBase& kb;
   const RegexIndex& regexes;                       // indexed like kb.entries
   const std::vector<std::vector<RegexHit>>& hits;  // hits[i]: other entries' texts regex i matches
+  const std::vector<std::size_t>& winners;         // signature_winners(kb, regexes)
 
   std::size_t index_of(const Entry& entry) const {
     return static_cast<std::size_t>(&entry - kb.entries.data());

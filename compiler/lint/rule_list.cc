@@ -66,6 +66,10 @@ const std::vector<Rule>& all_rules() {
        "the regex matches another entry's signature or sample, and that entry is not in "
        "frequently_confused_with",
        rules::regex_overlap},
+      {"entry-unreachable", S::kError,
+       "kbc match ranks another entry first for the entry's own signature (named), so no lookup "
+       "returns it",
+       rules::entry_unreachable},
       // Cross-references.
       {"xref-unknown", S::kError, "a transition_graph error_id that names no entry",
        rules::xref_unknown},

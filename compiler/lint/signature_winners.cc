@@ -1,0 +1,104 @@
+// Which entry `kbc match` ranks first for each entry's own signature, without building a matcher
+// over the whole knowledge base (that would compile every regex a second time).
+//
+// A signature that is one line without surrounding white space (nearly all of them) matches
+// itself as a literal, covering the whole line, with the highest specificity a pattern can
+// have on that line (regex_specificity never counts more code points than a match holds) and
+// the signature flag (rank.h). No regex can tie with that, so only entries with the same
+// signature, ignoring ASCII case, compete, and among them the fix rate decides. Any other
+// signature (several lines, surrounding white space) competes with every regex that matches one
+// of its lines and every signature found in it, so its matcher holds those entries. With FILE
+// arguments, `regexes` holds only the checked entries' regexes, so that second case may miss an
+// unchanged entry's regex until the next full lint.
+#include <algorithm>
+#include <map>
+
+#include "base/text.h"
+#include "lint/rule.h"
+#include "match/matcher.h"
+#include "match/rank.h"
+
+namespace kbc {
+namespace {
+
+bool is_plain_line(std::string_view signature) {
+  return !signature.empty() && trim(signature) == signature &&
+         signature.find_first_of("\r\n") == std::string_view::npos &&
+         signature.size() <= kMaxLineBytes;
+}
+
+// The entry among `candidates` (indexes into kb.entries) that a matcher over them ranks first
+// for `text`, or kNoEntry when none matches.
+std::size_t first_for(const KnowledgeBase& kb, const std::vector<std::size_t>& candidates,
+                      std::string_view text) {
+  std::vector<MatchRecord> records;
+  for (std::size_t entry : candidates) records.push_back(match_record(kb.entries[entry].data));
+  const Matcher matcher(std::move(records));
+  const std::vector<Hit> hits = matcher.match_text(text, 1);
+  return hits.empty() ? kNoEntry : candidates[hits.front().record];
+}
+
+// The lines of `text` as the matcher sees them: trimmed, not empty.
+std::vector<std::string_view> trimmed_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    if (const std::string_view line = trim(text.substr(0, end)); !line.empty())
+      lines.push_back(line);
+    text.remove_prefix(std::min(text.size(), end + 1));
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::vector<std::size_t> signature_winners(const KnowledgeBase& kb, const RegexIndex& regexes) {
+  const std::size_t n = kb.entries.size();
+  std::vector<std::size_t> winners(n, kNoEntry);
+  std::map<std::string, std::vector<std::size_t>> same_signature;  // lowered -> plain entries
+  std::vector<std::size_t> others;                                 // entries with any other
+  for (std::size_t i = 0; i < n; ++i) {
+    const Entry& entry = kb.entries[i];
+    if (!entry.shape_ok) continue;
+    const std::string_view signature = entry.text("/signature");
+    if (is_plain_line(signature)) {
+      same_signature[ascii_lower(signature)].push_back(i);
+    } else {
+      others.push_back(i);
+    }
+  }
+  for (const auto& [lowered, group] : same_signature) {
+    // Each signature of the group, as a literal, covers each other's line alike (they differ in
+    // ASCII case at most), so the rank is decided by the fix rate, then the id.
+    const auto fix_rate = [&](std::size_t entry) {
+      const auto* rate = kb.entries[entry].find("/fix_success_rate");
+      return rate_permille(rate && rate->is_number() ? rate->get<double>() : 0);
+    };
+    const std::size_t first = *std::min_element(group.begin(), group.end(), [&](auto a, auto b) {
+      const int rate_a = fix_rate(a), rate_b = fix_rate(b);
+      return rate_a != rate_b ? rate_a > rate_b : kb.entries[a].id() < kb.entries[b].id();
+    });
+    for (std::size_t entry : group) winners[entry] = first;
+  }
+  for (std::size_t entry : others) {
+    const std::string_view signature = kb.entries[entry].text("/signature");
+    const std::string lowered = ascii_lower(signature);
+    std::vector<std::size_t> candidates{entry};
+    for (const std::string_view line : trimmed_lines(signature)) {
+      for (std::size_t other : regexes.matching(line)) candidates.push_back(other);
+    }
+    for (std::size_t other = 0; other < n; ++other) {
+      const std::string_view text = kb.entries[other].text("/signature");
+      if (kb.entries[other].shape_ok && !text.empty() &&
+          lowered.find(ascii_lower(text)) != std::string::npos)
+        candidates.push_back(other);
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    std::erase_if(candidates, [&](std::size_t other) { return !kb.entries[other].shape_ok; });
+    winners[entry] = first_for(kb, candidates, signature);
+  }
+  return winners;
+}
+
+}  // namespace kbc
