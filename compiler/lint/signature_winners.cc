@@ -1,12 +1,12 @@
 // Which entry `kbc match` ranks first for each entry's own signature, without building a matcher
 // over the whole knowledge base (that would compile every regex a second time).
 //
-// A signature that is one line without surrounding white space (nearly all of them) matches
-// itself as a literal, covering the whole line, with the highest specificity a pattern can
-// have on that line (regex_specificity never counts more code points than a match holds) and
-// the signature flag (rank.h). No regex can tie with that, so only entries with the same
+// A signature that is one line (nearly all of them) matches itself as a literal (trimmed, as
+// the matcher quotes it and trims each line), covering the whole line, with the highest specificity
+// a pattern can have on that line (regex_specificity never counts more code points than a match
+// holds) and the signature flag (rank.h). No regex can tie with that, so only entries with the same
 // signature, ignoring ASCII case, compete, and among them the fix rate decides. Any other
-// signature (several lines, surrounding white space) competes with every regex that matches one
+// signature (several lines, or one over kMaxLineBytes) competes with every regex that matches one
 // of its lines and every signature found in it, so its matcher holds those entries. With FILE
 // arguments, `regexes` holds only the checked entries' regexes, so that second case may miss an
 // unchanged entry's regex until the next full lint.
@@ -21,9 +21,10 @@
 namespace kbc {
 namespace {
 
+// The matcher quotes a signature trimmed, and only when it is one line (signature_pattern).
 bool is_plain_line(std::string_view signature) {
-  return !signature.empty() && trim(signature) == signature &&
-         signature.find_first_of("\r\n") == std::string_view::npos &&
+  signature = trim(signature);
+  return !signature.empty() && signature.find('\n') == std::string_view::npos &&
          signature.size() <= kMaxLineBytes;
 }
 
@@ -62,7 +63,7 @@ std::vector<std::size_t> signature_winners(const KnowledgeBase& kb, const RegexI
     if (!entry.shape_ok) continue;
     const std::string_view signature = entry.text("/signature");
     if (is_plain_line(signature)) {
-      same_signature[ascii_lower(signature)].push_back(i);
+      same_signature[ascii_lower(trim(signature))].push_back(i);
     } else {
       others.push_back(i);
     }
@@ -88,7 +89,7 @@ std::vector<std::size_t> signature_winners(const KnowledgeBase& kb, const RegexI
       for (std::size_t other : regexes.matching(line)) candidates.push_back(other);
     }
     for (std::size_t other = 0; other < n; ++other) {
-      const std::string_view text = kb.entries[other].text("/signature");
+      const std::string_view text = trim(kb.entries[other].text("/signature"));
       if (kb.entries[other].shape_ok && !text.empty() &&
           lowered.find(ascii_lower(text)) != std::string::npos)
         candidates.push_back(other);

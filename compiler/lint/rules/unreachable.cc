@@ -31,7 +31,7 @@ void entry_unreachable(const Entry& entry, const LintContext& context, Reporter&
   std::string where = "'";
   where.append(other.id()).append("' (").append(other.path).append(":");
   where.append(std::to_string(other.value_at("/signature").line)).append(")");
-  if (ascii_lower(other.text("/signature")) == ascii_lower(entry.text("/signature"))) {
+  if (ascii_lower(trim(other.text("/signature"))) == ascii_lower(trim(entry.text("/signature")))) {
     report.at_value(entry, "/signature",
                     "unreachable: " + where +
                         " has the same signature and comes first for it (fix rate " +
