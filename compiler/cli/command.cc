@@ -168,6 +168,17 @@ const std::vector<Command>& all_commands() {
         kNoCache,
         kHelp},
        run_match},
+      {"mcp",
+       "",
+       "Serves the entries to coding agents as a Model Context Protocol server over stdio:\n"
+       "JSON-RPC 2.0 messages, one per line, on standard input and output. Tools: lookup_error\n"
+       "(kbc match), get_entry (a record and its related entries) and search (the site's text\n"
+       "search). Exit status: 0 at the end of input, 2 usage or tool failure.",
+       {kRoot,
+        {"--bundle", "FILE", "read the entries from a published bundle (kb.json) instead"},
+        kNoCache,
+        kHelp},
+       run_mcp},
       {"serve",
        "",
        "Builds the site in memory and serves it on 127.0.0.1, builds again when a file under\n"

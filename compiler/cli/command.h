@@ -50,6 +50,7 @@ int run_import(const Arguments& arguments);
 int run_new(const Arguments& arguments);
 int run_stats(const Arguments& arguments);
 int run_match(const Arguments& arguments);
+int run_mcp(const Arguments& arguments);
 int run_serve(const Arguments& arguments);
 
 const std::vector<Command>& all_commands();

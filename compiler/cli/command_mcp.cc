@@ -1,0 +1,104 @@
+// `kbc mcp [--root DIR | --bundle kb.json] [--no-cache]`
+//
+// Serves a knowledge base to coding agents as a Model Context Protocol server over stdio
+// (mcp/mcp_server.h): JSON-RPC messages, one per line, on standard input and output; the
+// server's own messages go to standard error. The entries are read as `kbc match` reads them:
+// the schema-valid entries of a knowledge base (no lint), as the published records `kbc build`
+// would write, or the records of a published bundle. Ends with exit status 0 at the end of its
+// input; 2 when the entries cannot be read or standard output fails.
+#include <algorithm>
+#include <csignal>
+#include <iostream>
+
+#include "base/diagnostic.h"
+#include "base/file_system.h"
+#include "cli/command.h"
+#include "cli/diagnostic_output.h"
+#include "match/matcher.h"
+#include "mcp/mcp_server.h"
+#include "pipeline.h"
+#include "render/record.h"
+
+namespace kbc {
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr std::size_t kMaxBundleBytes = std::size_t{256} << 20;  // as kbc match
+
+// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
+std::string json_error(const std::exception& error) {
+  const std::string message = error.what();
+  const std::size_t prefix = message.find("] ");
+  return message.starts_with("[json.exception") && prefix != std::string::npos
+             ? message.substr(prefix + 2)
+             : message;
+}
+
+// The records of a bundle, checked as `kbc match --bundle` checks them.
+std::vector<ordered_json> bundle_records(const std::string& path) {
+  const RealFileSystem fs;
+  const auto bytes = fs.size(path);
+  if (!bytes) throw ToolError("kbc mcp: cannot read " + path);
+  if (*bytes > kMaxBundleBytes) {
+    throw ToolError("kbc mcp: " + path + " is " + std::to_string(*bytes) +
+                    " bytes; bundles are limited to " + std::to_string(kMaxBundleBytes));
+  }
+  ordered_json bundle;
+  try {
+    bundle = ordered_json::parse(fs.read(path));
+  } catch (const nlohmann::json::exception& error) {
+    throw ToolError("kbc mcp: " + path + ": " + json_error(error));
+  }
+  try {
+    match_records_from_bundle(nlohmann::json(bundle));
+  } catch (const ToolError& error) {
+    throw ToolError("kbc mcp: " + path + ": " + error.what());
+  }
+  return std::move(bundle.get_ref<ordered_json::array_t&>());
+}
+
+// The published records of the knowledge base's schema-valid entries.
+std::vector<ordered_json> knowledge_base_records(const std::string& root, bool cache) {
+  const RealFileSystem fs;
+  Diagnostics problems;
+  const KnowledgeBase kb = load_entries(fs, root, cache, problems);
+  std::vector<ordered_json> records;
+  for (const Entry& entry : kb.entries) {
+    if (entry.shape_ok) records.push_back(published_record(entry));
+  }
+  if (const std::size_t left_out = kb.file_ids.size() - records.size()) {
+    std::cerr << "kbc mcp: " << left_out << " of " << kb.file_ids.size()
+              << " entries left out: they are not valid (kbc lint says why)\n";
+  }
+  return records;
+}
+
+}  // namespace
+
+int run_mcp(const Arguments& arguments) {
+  if (!arguments.positional.empty())
+    throw ToolError("kbc mcp: takes no operands; the client speaks on standard input");
+  if (arguments.values.count("--root") && arguments.values.count("--bundle"))
+    throw ToolError("kbc mcp: give --root or --bundle, not both");
+  const bool from_bundle = arguments.values.count("--bundle") > 0;
+  std::vector<ordered_json> records =
+      from_bundle
+          ? bundle_records(arguments.values.at("--bundle"))
+          : knowledge_base_records(arguments.value_or("--root", "."), !arguments.has("--no-cache"));
+  const McpServer server(std::move(records), {kbc_tool_info().version});
+  const std::size_t bad = server.tools().matcher().regex_errors().size();
+  if (bad > 0 && !from_bundle) {
+    std::cerr << "kbc mcp: " << bad << (bad == 1 ? " entry has a regex" : " entries have regexes")
+              << " that RE2 does not accept (kbc lint says which); they match by signature only\n";
+  }
+  std::cerr << "kbc mcp: serving " << server.tools().records().size()
+            << " entries; reading JSON-RPC messages, one per line, on standard input\n";
+  // A client that goes away makes writes fail (and the server end) instead of killing it.
+  std::signal(SIGPIPE, SIG_IGN);
+  if (!serve_lines(server, std::cin, std::cout))
+    throw ToolError("kbc mcp: cannot write standard output");
+  return 0;
+}
+
+}  // namespace kbc

@@ -1,0 +1,116 @@
+#include "mcp/entry_search.h"
+
+#include <algorithm>
+
+#include "render/record.h"
+#include "site/search_index.h"
+
+namespace kbc {
+namespace {
+
+using nlohmann::ordered_json;
+
+// The text of a record's tags and aliases, as one field.
+std::string keywords(const ordered_json& record) {
+  std::string out;
+  for (const char* key : {"tags", "aliases"}) {
+    const auto it = record.find(key);
+    if (it == record.end() || !it->is_array()) continue;
+    for (const ordered_json& word : *it) {
+      if (word.is_string()) out += word.get<std::string>() + " ";
+    }
+  }
+  return out;
+}
+
+// The fields the site's search index holds for a record, with their weights.
+std::vector<std::pair<std::string, int>> indexed_fields(const ordered_json& record, bool zh) {
+  std::vector<std::pair<std::string, int>> fields = {
+      {string_field(record, "error_code"), 10},
+      {localized_field(record, "signature", zh), 8},
+      {string_field(record, "signature"), 8},
+      {string_field(record, "id"), 6},
+      {keywords(record), 5},
+      {localized_field(record, "root_cause", zh), 1}};
+  if (zh) fields.push_back({string_field(record, "root_cause"), 1});  // English is searched too
+  return fields;
+}
+
+}  // namespace
+
+EntrySearch::EntrySearch(const std::vector<ordered_json>& records) : records_(records) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    for (const bool zh : {false, true}) {
+      std::map<std::string, int> best;
+      for (const auto& [text, weight] : indexed_fields(records[i], zh)) {
+        for (std::string& token : search_tokens(text)) {
+          int& score = best[std::move(token)];
+          score = std::max(score, weight);
+        }
+      }
+      Postings& postings = zh ? chinese_ : english_;
+      for (const auto& [token, weight] : best) postings[token].emplace_back(i, weight);
+    }
+  }
+}
+
+std::map<std::size_t, int> EntrySearch::token_scores(const Postings& postings,
+                                                     const std::string& token) const {
+  std::map<std::size_t, int> best;
+  const auto take = [&](const std::vector<std::pair<std::size_t, int>>& list, int factor) {
+    for (const auto& [record, weight] : list) {
+      int& score = best[record];
+      score = std::max(score, weight * factor);
+    }
+  };
+  if (static_cast<unsigned char>(token[0]) < 0x80) {
+    for (auto it = postings.lower_bound(token);
+         it != postings.end() && it->first.starts_with(token); ++it) {
+      take(it->second, it->first == token ? 2 : 1);
+    }
+  } else if (const auto it = postings.find(token); it != postings.end()) {
+    take(it->second, 2);
+  }
+  return best;
+}
+
+std::vector<EntrySearch::Result> EntrySearch::search(std::string_view query,
+                                                     Language language) const {
+  const Postings& postings = language == Language::kChinese ? chinese_ : english_;
+  const std::vector<std::string> tokens = search_tokens(query);
+  std::map<std::size_t, int> totals;
+  for (std::size_t t = 0; t < tokens.size(); ++t) {
+    std::map<std::size_t, int> scores = token_scores(postings, tokens[t]);
+    if (t == 0) {
+      totals = std::move(scores);
+      continue;
+    }
+    std::map<std::size_t, int> kept;  // the records that also hold this token
+    for (const auto& [record, total] : totals) {
+      if (const auto it = scores.find(record); it != scores.end())
+        kept.emplace(record, total + it->second);
+    }
+    totals = std::move(kept);
+  }
+  std::vector<Result> results;
+  for (const auto& [record, score] : totals) results.push_back({record, score});
+  std::sort(results.begin(), results.end(), [&](const Result& a, const Result& b) {
+    if (a.score != b.score) return a.score > b.score;
+    const std::string id_a = string_field(records_[a.record], "id");
+    const std::string id_b = string_field(records_[b.record], "id");
+    return id_a != id_b ? id_a < id_b : a.record < b.record;
+  });
+  return results;
+}
+
+std::string search_snippet(std::string_view text, std::size_t limit) {
+  std::size_t end = text.find(". ");
+  if (end != std::string_view::npos) ++end;
+  if (end == std::string_view::npos || end > limit) end = std::min(text.size(), limit);
+  while (end > 0 && end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+    --end;
+  std::string out(text.substr(0, end));
+  return end < text.size() && !out.ends_with(".") ? out + "…" : out;
+}
+
+}  // namespace kbc
