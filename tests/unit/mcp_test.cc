@@ -307,7 +307,7 @@ TEST_CASE("mcp search: a query without words, or with too many, is a tool error"
   CHECK(empty["isError"] == true);
   CHECK(empty["content"][0]["text"].get<std::string>().starts_with("the query holds no word"));
   std::string words;
-  for (int i = 0; i < 65; ++i) words += "w" + std::to_string(i) + " ";
+  for (int i = 0; i < 65; ++i) words.append("w").append(std::to_string(i)).append(" ");
   const json many = tool_result(server, "search", R"({"query":")" + words + R"("})");
   CHECK(many["isError"] == true);
   CHECK(many["content"][0]["text"].get<std::string>().starts_with("the query holds 65 words"));
