@@ -66,6 +66,10 @@ const std::vector<Rule>& all_rules() {
        "the regex matches another entry's signature or sample, and that entry is not in "
        "frequently_confused_with",
        rules::regex_overlap},
+      {"regex-js", S::kWarning,
+       "the regex has no exact JavaScript form, so the site's paste box matches the entry by its "
+       "signature only",
+       rules::regex_js},
       {"entry-unreachable", S::kError,
        "kbc match ranks another entry first for the entry's own signature (named), so no lookup "
        "returns it",

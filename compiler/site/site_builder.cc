@@ -4,6 +4,8 @@
 
 #include "base/parallel.h"
 #include "base/text.h"
+#include "match/js_regex.h"
+#include "match/rank.h"
 #include "render/mustache_data.h"
 #include "render/record.h"
 #include "resources.h"
@@ -38,6 +40,8 @@ class PageRenderer {
     MustacheContext context(&strings_.at(language));
     context.push(&page);
     put(page, "search_form", render_mustache(get("search_form"), context));
+    if (model.contains("match_data"))
+      put(page, "paste_box", render_mustache(get("paste_box"), context));
     put(page, "body", render_mustache(get(body_name), context));
     return render_mustache(get("layout"), context);
   }
@@ -192,6 +196,27 @@ std::string llms_txt(const SiteModel& model, const json& strings) {
 
 }  // namespace
 
+std::string match_data(const SiteModel& model, const SiteLanguage& language) {
+  ordered_json entries = ordered_json::array();
+  const auto& records = model.records();
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const ordered_json& r = *records[i];
+    const std::string signature = string_field(r, "signature");
+    const std::string regex = string_field(r, "regex");
+    const JsRegex js = is_blank(regex) ? JsRegex{} : js_regex(regex);
+    const SiteModel::Title title = model.title(i, language);
+    const auto rate = r.find("fix_success_rate");
+    entries.push_back(
+        {string_field(r, "id"), signature,
+         title.text == signature ? ordered_json() : ordered_json(title.text),
+         js.ok ? ordered_json(js.source) : ordered_json(), js.flags, regex_specificity(regex),
+         code_points(trim(signature)),
+         rate_permille(rate != r.end() && rate->is_number() ? rate->get<double>() : 0.0),
+         js.needs});
+  }
+  return ordered_json{{"version", 1}, {"lang", language.code}, {"entries", entries}}.dump() + "\n";
+}
+
 void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
                 Progress* progress) {
   const auto add = [&tree](const std::string& path, std::string content) {
@@ -204,8 +229,8 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     strings.push_back(templates.strings(language.code));
     strings_by_code[language.code] = strings.back();
   }
-  for (const char* name :
-       {"layout", "search_form", "entry", "home", "domain", "search", "not_found", "root"}) {
+  for (const char* name : {"layout", "search_form", "paste_box", "entry", "home", "domain",
+                           "search", "not_found", "root"}) {
     templates.text(std::string("site/") + name + ".html.mustache");  // read once, before workers
   }
 
@@ -242,6 +267,7 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     const SiteLanguage& language = languages[l];
     const std::string& code = language.code;
     add(code + "/search-index.json", std::move(indexes[l]));
+    add(code + "/match.json", match_data(model, language));
     add(code + "/index.html", renderer.page(code, "home", model.home_page(language, strings[l])));
     add(code + "/search.html",
         renderer.page(code, "search", model.plain_page("search", language, strings[l])));
@@ -275,7 +301,8 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   }
   add("robots.txt", robots);
   add("llms.txt", llms_txt(model, strings.front()));
-  for (const char* asset : {"site/assets/style.css", "site/assets/search.js"}) {
+  for (const char* asset :
+       {"site/assets/style.css", "site/assets/search.js", "site/assets/match.js"}) {
     const auto content = embedded_resource(asset);
     if (!content) throw ToolError(std::string(asset) + " is missing from this build");
     add(std::string(asset).substr(5), std::string(*content));

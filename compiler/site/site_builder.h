@@ -21,6 +21,20 @@ namespace kbc {
 void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
                 Progress* progress = nullptr);
 
+// site/<lang>/match.json, what the paste box (site/assets/match.js) needs to match and rank a
+// pasted text as `kbc match` does (matcher.h, rank.h), one array per built entry, in id order:
+//
+//   {"version": 1, "lang": "zh", "entries": [[id, signature, title, regex, flags,
+//     regex_specificity, signature_specificity, fix_rate, needs], ...]}
+//
+// title is the page's title in the language, or null when it is the signature; regex, flags and
+// needs are the JavaScript form of the regex and its prefilter (js_regex.h), or null, "" and []
+// when the regex has none;
+// the three numbers are the Rank fields as the Matcher computes them (signature_specificity
+// counts the trimmed signature's code points, fix_rate is in per-mille). An entry's page is
+// entries/<id>.html in the language's folder.
+std::string match_data(const SiteModel& model, const SiteLanguage& language);
+
 // Every href and src of the HTML pages under `prefix` that points inside the site at a file the
 // tree does not have, as an error diagnostic at the link (rule id "site-link").
 Diagnostics check_site_links(const OutputTree& tree, std::string_view prefix = "site/");

@@ -384,6 +384,7 @@ json SiteModel::home_page(const SiteLanguage& language, const json& strings) con
   }
   page["recent"] = recent;
   page["description"] = label(strings, "home_intro");
+  page["match_data"] = up + language.code + "/match.json";  // the paste box
   return page;
 }
 
@@ -420,6 +421,8 @@ json SiteModel::plain_page(const std::string& name, const SiteLanguage& language
   // makes its relative links work from any depth.
   if (name == "404" && !config_.base_url.empty())
     page["base_href"] = config_.base_url + language.code + "/";
+  if (name == "search")  // the paste box
+    page["match_data"] = page["up"].get<std::string>() + language.code + "/match.json";
   return page;
 }
 

@@ -54,7 +54,9 @@ class SiteModel {
   nlohmann::json home_page(const SiteLanguage& language, const nlohmann::json& strings) const;
   nlohmann::json domain_page(const std::string& domain, const SiteLanguage& language,
                              const nlohmann::json& strings) const;
-  // The search page ("search") or the not-found page ("404").
+  // The search page ("search") or the not-found page ("404"). The home and search pages have
+  // `match_data`, the link to the paste box's data (site_builder.h), which the renderer takes
+  // as the sign to add the box.
   nlohmann::json plain_page(const std::string& name, const SiteLanguage& language,
                             const nlohmann::json& strings) const;
 

@@ -1,13 +1,20 @@
 // Browser tests for the site `kbc build` writes: search (English and Chinese) and its
-// scoring, the language switch, untranslated notes, console errors, accessibility (axe-core,
-// light and dark, desktop and phone width, keyboard focus), screenshots, narrow screens, the
-// language redirect, the tokenizer cases shared with the C++ unit test, and search speed.
+// scoring, the paste box against `kbc match`, the language switch, untranslated notes, console
+// errors, accessibility (axe-core, light and dark, desktop and phone width, keyboard focus),
+// screenshots, narrow screens, the language redirect, the tokenizer cases shared with the C++
+// unit test, and search speed.
 //
 //   node tests/browser/run.mjs --site <out>/site --screenshots <dir>
 //        [--site-untranslated <fixture site>] [--chromium /usr/bin/chromium]
+//        [--kbc build/kbc --root <knowledge base of --site>
+//         [--root-untranslated <knowledge base of --site-untranslated>]]
+//
+// With --kbc and --root, the paste box's answers are compared with `kbc match --root`, run
+// once per entry of the site; without them those tests fail.
 //
 // Prints "ok N - name" / "not ok N - name" lines and exits 1 if any test failed.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -23,7 +30,8 @@ const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 // ---- options ----
 
 const usage = 'usage: node tests/browser/run.mjs --site <site dir> --screenshots <dir> ' +
-  '[--site-untranslated <site dir>] [--chromium <executable>]';
+  '[--site-untranslated <site dir>] [--chromium <executable>] ' +
+  '[--kbc <kbc> --root <knowledge base> [--root-untranslated <knowledge base>]]';
 let options;
 try {
   ({ values: options } = parseArgs({
@@ -32,6 +40,9 @@ try {
       screenshots: { type: 'string' },
       'site-untranslated': { type: 'string' },
       chromium: { type: 'string', default: '/usr/bin/chromium' },
+      kbc: { type: 'string' },
+      root: { type: 'string' },
+      'root-untranslated': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -82,7 +93,8 @@ const TYPES = {
   '.ico': 'image/x-icon',
 };
 
-function serve(root) {
+// Serves `root` at `prefix` (a sub-path such as /docs/kb/, or /).
+function serve(root, prefix = '/') {
   const server = http.createServer((request, response) => {
     let pathname;
     try {
@@ -91,6 +103,11 @@ function serve(root) {
       response.writeHead(400).end();
       return;
     }
+    if (!pathname.startsWith(prefix)) {
+      response.writeHead(404, { 'content-type': TYPES['.txt'] }).end('Not found\n');
+      return;
+    }
+    pathname = pathname.slice(prefix.length - 1);
     let file = path.join(root, pathname);
     if (file !== root && !file.startsWith(root + path.sep)) {
       response.writeHead(403).end();
@@ -297,6 +314,83 @@ function richestEntry(root) {
   assert.ok(both.length > 0, 'the site has no entry pages in both languages');
   const size = (p) => fs.statSync(path.join(root, 'en', p)).size + fs.statSync(path.join(root, 'zh', p)).size;
   return both.reduce((a, b) => (size(b) > size(a) ? b : a));
+}
+
+// ---- the paste box and kbc match ----
+
+// `kbc match --json` over `text` with every hit (the signature as TEXT, a log on stdin).
+function kbcMatch(root, text, { stdin = false } = {}) {
+  assert.ok(options.kbc && root, 'the paste-box tests compare with kbc match: pass --kbc <kbc> --root <knowledge base>');
+  const args = ['match', '--json', '--no-cache', '--top', '1000000', '--root', root];
+  const run = spawnSync(options.kbc, stdin ? [...args, '-'] : [...args, '--', text],
+    { input: stdin ? text : '', encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (run.error) throw run.error;
+  assert.ok(run.status === 0 || run.status === 1, `kbc match exited ${run.status}: ${run.stderr}`);
+  return JSON.parse(run.stdout).hits;
+}
+
+// A hit of either side as one comparable line: id, score, line, match in code points, by.
+function cliHitLine(h) {
+  return `${h.id} ${JSON.stringify(h.score)} line ${h.line} [${h.match.begin},${h.match.end}) ${h.match.by}`;
+}
+
+// In the page: window.kbcMatch over the page's match.json, as lines like cliHitLine's.
+async function pageMatchLines(page, texts) {
+  return page.evaluate(async (all) => {
+    const url = document.querySelector('form.paste-form').getAttribute('data-match');
+    const data = await (await fetch(url)).json();
+    const cp = (s) => [...s].length;
+    return all.map((text) => window.kbcMatch.match(data, text).map((h) =>
+      `${h.id} ${JSON.stringify(h.score)} line ${h.line} [${cp(h.text.slice(0, h.begin))},${cp(h.text.slice(0, h.end))}) ${h.by}`));
+  }, texts);
+}
+
+// Pastes `text` into the box, submits (button or Ctrl+Enter) and waits for the answer; returns
+// the status and, per result shown, its link, link text and matched line.
+async function paste(page, text, { keyboard = false } = {}) {
+  const box = page.locator('#paste-text');
+  await page.evaluate(() => { document.getElementById('paste-status').textContent = ''; });
+  await box.fill(text);
+  if (keyboard) {
+    await box.focus();
+    await page.keyboard.press('Control+Enter');
+  } else {
+    await page.locator('form.paste-form button[type="submit"]').click();
+  }
+  await page.waitForFunction(() => {
+    const status = document.getElementById('paste-status').textContent;
+    return status !== '' && status !== document.querySelector('form.paste-form').getAttribute('data-loading');
+  });
+  return page.evaluate(() => ({
+    status: document.getElementById('paste-status').textContent,
+    results: [...document.querySelectorAll('#paste-results li')].map((li) => ({
+      href: li.querySelector('a').href,
+      title: li.querySelector('a').textContent,
+      line: li.querySelector('p').textContent,
+    })),
+  }));
+}
+
+// The entry id of a result link (…/<lang>/entries/<id>.html).
+function idOfLink(href) {
+  const match = /\/(?:en|zh)\/entries\/(.+)\.html$/.exec(new URL(href).pathname);
+  return match ? match[1] : null;
+}
+
+// A log made of the entries' signatures and the kinds of lines real logs hold around them.
+function logOf(signatures) {
+  const lines = ['INFO starting job 42', ''];
+  signatures.forEach((sig, i) => {
+    const kind = i % 5;
+    if (kind === 0) lines.push(sig);
+    else if (kind === 1) lines.push(`2024-06-01 12:00:0${i % 10} ERROR ${sig}`);
+    else if (kind === 2) lines.push(`  ${sig.toUpperCase()}\r`);
+    else if (kind === 3) lines.push(`${sig} (while running step ${i}) 😀`);
+    else lines.push(`warning: ${sig.slice(0, Math.max(8, Math.floor(sig.length / 2)))}`);
+    if (i % 3 === 0) lines.push('Traceback (most recent call last):');
+  });
+  lines.push(signatures[0] || '', 'done');
+  return lines.join('\n');
 }
 
 // ---- main ----
@@ -757,6 +851,168 @@ try {
     });
   });
 
+  // ---- the paste box ----
+
+  const matchSites = [{ label: 'site', root: site, entries: options.root, server: main }];
+  if (untranslatedSite) matchSites.push({ label: 'fixture site', root: untranslatedSite, entries: options['root-untranslated'], server: extra });
+  const matchData = (root, lang) => readJson(path.join(root, lang, 'match.json'));
+
+  await test('p1. paste box: every translated regex of match.json compiles in Chromium, en and zh', async () => {
+    const found = [];
+    await withPage({}, async (page) => {
+      for (const { root, server } of matchSites) {
+        for (const lang of ['en', 'zh']) {
+          await page.goto(at(`${lang}/index.html`, server.origin));
+          const result = await page.evaluate(async () => {
+            const url = document.querySelector('form.paste-form').getAttribute('data-match');
+            const data = await (await fetch(url)).json();
+            const entries = window.kbcMatch.prepare(data);
+            return { total: entries.length, regexes: data.entries.filter((e) => e[3] !== null).length,
+              errors: entries.filter((e) => e.regexError).map((e) => `${e.id}: ${e.regexError}`) };
+          });
+          found.push(...result.errors.map((e) => `${root}/${lang}: ${e}`));
+          note(`${root}/${lang}/match.json: ${result.regexes} of ${result.total} regexes in JavaScript`);
+          assert.equal(result.total, matchData(root, lang).entries.length);
+        }
+      }
+    });
+    assert.deepEqual(found, []);
+  });
+
+  await test('p2. paste box: each entry\'s signature pasted on the home page gives kbc match\'s first entry, and the same ranking', async () => {
+    let compared = 0;
+    for (const { label, root, entries, server } of matchSites) {
+      const signatures = matchData(root, 'en').entries.map((e) => e[1]);
+      const expected = signatures.map((sig) => kbcMatch(entries, sig));
+      await withPage({}, async (page) => {
+        await page.goto(at('en/index.html', server.origin));
+        const wrongFirst = [];
+        for (let i = 0; i < signatures.length; i++) {
+          const shown = await paste(page, signatures[i]);
+          const first = shown.results.length ? idOfLink(shown.results[0].href) : null;
+          const cli = expected[i].length ? expected[i][0].id : null;
+          if (first !== cli) wrongFirst.push(`"${signatures[i]}": the box shows ${first}, kbc match ${cli}`);
+        }
+        assert.deepEqual(wrongFirst, [], `${label}: first results differ`);
+        // Every hit, with its score, line and match, not only the first.
+        const got = await pageMatchLines(page, signatures);
+        signatures.forEach((sig, i) => {
+          assert.deepEqual(got[i], expected[i].map(cliHitLine), `${label}: "${sig}"`);
+        });
+        compared += signatures.length;
+        if (label === 'site') {
+          const serious = await axeCheck(page, 'en/index.html with paste results');
+          assert.deepEqual(serious, [], serious.join('\n'));
+        }
+      });
+    }
+    note(`${compared} signatures: the same first entry and the same ranking as kbc match`);
+  }, 240000);
+
+  await test('p3. paste box: a log of several lines ranks as kbc match does (search page)', async () => {
+    for (const { label, root, entries, server } of matchSites) {
+      const log = logOf(matchData(root, 'en').entries.map((e) => e[1]));
+      const expected = kbcMatch(entries, log, { stdin: true });
+      assert.ok(expected.length > 0, 'kbc match finds something in the log');
+      await withPage({}, async (page) => {
+        await page.goto(at('en/search.html', server.origin));
+        const shown = await paste(page, log);
+        assert.deepEqual(shown.results.map((r) => idOfLink(r.href)), expected.slice(0, 10).map((h) => h.id), `${label}: the results shown`);
+        const form = page.locator('form.paste-form');
+        assert.equal(shown.status, (await form.getAttribute('data-results-label')).replace('{n}', String(expected.length)));
+        assert.ok(shown.results[0].line.startsWith(`line ${expected[0].line} `), `the first result shows its line: "${shown.results[0].line}"`);
+        const [got] = await pageMatchLines(page, [log]);
+        assert.deepEqual(got, expected.map(cliHitLine), `${label}: the whole ranking`);
+      });
+      note(`${label}: a log of ${log.split('\n').length} lines, ${expected.length} entries ranked alike`);
+    }
+  }, 120000);
+
+  await test('p4. paste box in Chinese: labels, translated titles, keyboard only (Tab, Ctrl+Enter, Enter on a result), axe light and dark', async () => {
+    const data = matchData(site, 'zh');
+    const translated = data.entries.find((e) => e[2] !== null);
+    assert.ok(translated, 'the site has an entry with a Chinese title');
+    const [id, signature, title] = translated;
+    const expectedFirst = kbcMatch(options.root, signature)[0].id;
+    await withPage({}, async (page) => {
+      await page.goto(at('zh/index.html'));
+      assert.equal(await page.locator('label[for="paste-text"]').textContent(), strings.zh.paste_label);
+      assert.equal(await page.locator('#paste-heading').textContent(), strings.zh.paste_heading);
+      // From the search box, Tab reaches its button, then the paste box.
+      await page.locator('#q').focus();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'paste-text', 'Tab reaches the paste box');
+      await page.keyboard.type(`  ${signature}  `);
+      await page.keyboard.press('Control+Enter');
+      await page.waitForFunction(() => document.querySelectorAll('#paste-results li').length > 0);
+      const first = page.locator('#paste-results li').first();
+      assert.equal(idOfLink(await first.locator('a').evaluate((a) => a.href)), expectedFirst);
+      if (expectedFirst === id) {
+        assert.equal(await first.locator('a').textContent(), title, 'the Chinese title');
+        assert.equal(await first.locator('code').textContent(), signature, 'and the signature');
+      }
+      assert.ok((await first.locator('p').textContent()).startsWith(strings.zh.paste_line.replace('{n}', '1')));
+      const status = await page.locator('#paste-status').textContent();
+      assert.match(status, new RegExp(`^${strings.zh.paste_results.replace('{n}', '\\d+')}$`));
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const serious = await axeCheck(page, `zh/index.html with paste results, ${scheme}`);
+        assert.deepEqual(serious, [], serious.join('\n'));
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await first.locator('a').focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(at(`zh/entries/${expectedFirst}.html`));
+      assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+      // Nothing pasted, and text no entry matches.
+      await page.goto(at('zh/search.html'));
+      assert.equal((await paste(page, ' \n\t ')).status, strings.zh.paste_empty);
+      const none = await paste(page, 'zzqxjv qqzzxv');
+      assert.equal(none.status, strings.zh.paste_no_results);
+      assert.equal(none.results.length, 0);
+    });
+  });
+
+  await test('p5. paste box: match.json is loaded only once the box is used, and nothing outside the site is requested', async () => {
+    await withPage({}, async (page) => {
+      const requests = [];
+      page.on('request', (request) => requests.push(request.url()));
+      for (const rel of ['en/index.html', 'en/search.html']) {
+        requests.length = 0;
+        await page.goto(at(rel));
+        await page.waitForLoadState('networkidle');
+        assert.ok(await page.locator('section.paste').isVisible(), `${rel} shows the box`);
+        assert.deepEqual(requests.filter((u) => u.endsWith('/match.json')), [], `${rel} loads no match data before the box is used`);
+        const loaded = page.waitForResponse((response) => response.url() === at('en/match.json'));
+        await page.locator('#paste-text').focus();
+        await loaded;
+        const outside = requests.filter((u) => !u.startsWith(`${main.origin}/`) && !u.startsWith('data:'));
+        assert.deepEqual(outside, [], `${rel} requests only the site`);
+      }
+    });
+  });
+
+  await test('p6. paste box works from a sub-path (relative links only)', async () => {
+    const prefix = '/docs/errors/kb/';
+    const sub = await serve(site, prefix);
+    try {
+      const [id, signature] = matchData(site, 'en').entries[0];
+      const expectedFirst = kbcMatch(options.root, signature)[0].id;
+      await withPage({}, async (page) => {
+        await page.goto(`${sub.origin}${prefix}en/search.html`);
+        const shown = await paste(page, signature);
+        assert.equal(shown.results[0].href, `${sub.origin}${prefix}en/entries/${expectedFirst}.html`);
+        await page.locator('#paste-results a').first().click();
+        await page.waitForURL(`${sub.origin}${prefix}en/entries/${expectedFirst}.html`);
+        assert.equal(await page.locator('.breadcrumbs [aria-current="page"]').textContent(), expectedFirst);
+        note(`${id}'s signature from ${prefix}: ${expectedFirst}`);
+      });
+    } finally {
+      await sub.close();
+    }
+  });
+
   await test(`e. no console error or page error on any page visited (and site/index.html, 404, domain pages, file://)`, async () => {
     await withPage({ locale: 'en-US' }, async (page) => {
       await page.goto(at('index.html'));
@@ -776,6 +1032,8 @@ try {
       await page.goto(pathToFileURL(path.join(site, 'en', 'index.html')).href);
       await typeQuery(page, enQuery);
       await page.waitForFunction(() => document.getElementById('search-status').textContent !== '');
+      // The paste box says the same instead of fetching.
+      assert.equal((await paste(page, enQuery)).status, strings.en.paste_needs_http);
     });
     // Expected: the 404 of en/no-such-page.html itself, and the browser's own request for
     // /favicon.ico when a page names no icon (reported, not failed).

@@ -12,6 +12,7 @@ void regex_syntax(const Entry&, const LintContext&, Reporter&);
 void regex_no_match(const Entry&, const LintContext&, Reporter&);
 void regex_counter_sample(const Entry&, const LintContext&, Reporter&);
 void regex_overlap(const Entry&, const LintContext&, Reporter&);
+void regex_js(const Entry&, const LintContext&, Reporter&);
 void entry_unreachable(const Entry&, const LintContext&, Reporter&);
 void xref_unknown(const Entry&, const LintContext&, Reporter&);
 void xref_self(const Entry&, const LintContext&, Reporter&);

@@ -1,0 +1,820 @@
+#include "match/js_regex.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace kbc {
+namespace {
+
+using Range = std::pair<char32_t, char32_t>;
+using Ranges = std::vector<Range>;
+
+constexpr char32_t kMaxCodePoint = 0x10FFFF;
+// Characters that need a backslash to be literal in JavaScript with the `u` flag, outside and
+// inside a class (`/` too, so that the source also works between slashes).
+constexpr std::string_view kSyntaxCharacters = "^$\\.*+?()[]{}|/";
+constexpr std::string_view kClassCharacters = "\\]^-[";
+
+// Thrown inside the translator when the pattern cannot be written in JavaScript; js_regex()
+// catches it. Not a failure of kbc: the answer for this pattern.
+struct Refusal {
+  std::string reason;
+};
+
+[[noreturn]] void refuse(std::string reason) { throw Refusal{std::move(reason)}; }
+
+[[noreturn]] void not_re2(std::string_view p, std::size_t at) {
+  refuse("RE2 syntax the translator does not know, at byte " + std::to_string(at) + " of " +
+         std::to_string(p.size()));
+}
+
+// The code point of the UTF-8 sequence at `i`, and the position after it.
+std::pair<char32_t, std::size_t> decode(std::string_view p, std::size_t i) {
+  static constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(p[k]); };
+  const unsigned char lead = byte(i);
+  const std::size_t length = lead < 0x80           ? 1
+                             : (lead >> 5) == 0x6  ? 2
+                             : (lead >> 4) == 0xE  ? 3
+                             : (lead >> 3) == 0x1E ? 4
+                                                   : 0;
+  if (length == 0 || i + length > p.size()) refuse("text that is not UTF-8");
+  char32_t cp = length == 1 ? lead : lead & (0x7F >> length);
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) refuse("text that is not UTF-8");
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  if (cp < kSmallest[length] || cp > kMaxCodePoint || (cp >= 0xD800 && cp <= 0xDFFF))
+    refuse("text that is not UTF-8");
+  return {cp, i + length};
+}
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// True for the code points written as themselves: printable, and not a line terminator or a
+// surrogate, which a JSON or JavaScript reader might treat specially.
+bool written_as_is(char32_t cp) {
+  if (cp < 0x80) return cp >= 0x20 && cp != 0x7F;
+  return (cp >= 0xA0 && cp < 0xD800 && cp != 0x2028 && cp != 0x2029) ||
+         (cp >= 0xE000 && cp <= 0xFFFD && cp != 0xFEFF) || (cp >= 0x10000 && cp < 0xF0000);
+}
+
+std::string hex_escape(char32_t cp) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, cp <= 0xFF ? "\\x%02X" : "\\u{%X}",
+                static_cast<unsigned>(cp));
+  return buffer;
+}
+
+// One code point as a literal of JavaScript (`u` flag); `specials` get a backslash.
+std::string literal(char32_t cp, std::string_view specials) {
+  if (cp < 0x80 && specials.find(static_cast<char>(cp)) != std::string_view::npos)
+    return {'\\', static_cast<char>(cp)};
+  switch (cp) {
+    case '\t':
+      return "\\t";
+    case '\n':
+      return "\\n";
+    case '\v':
+      return "\\v";
+    case '\f':
+      return "\\f";
+    case '\r':
+      return "\\r";
+  }
+  if (!written_as_is(cp)) return hex_escape(cp);
+  std::string out;
+  append_utf8(out, cp);
+  return out;
+}
+
+Ranges normalized(Ranges ranges) {
+  std::sort(ranges.begin(), ranges.end());
+  Ranges out;
+  for (const Range& range : ranges) {
+    if (!out.empty() && range.first <= out.back().second + 1)
+      out.back().second = std::max(out.back().second, range.second);
+    else
+      out.push_back(range);
+  }
+  return out;
+}
+
+Ranges complement(const Ranges& ranges) {
+  Ranges out;
+  char32_t next = 0;
+  for (const auto& [lo, hi] : normalized(ranges)) {
+    if (lo > next) out.push_back({next, lo - 1});
+    next = hi + 1;
+  }
+  if (next <= kMaxCodePoint) out.push_back({next, kMaxCodePoint});
+  return out;
+}
+
+// An ASCII set with what case folding adds to it: the other case of each letter, and the two
+// non-ASCII characters that fold to ASCII letters, U+017F (to s) and U+212A (to k). Its
+// complement is closed under folding too, so JavaScript's `i` flag cannot widen it.
+Ranges folded_ascii(const Ranges& ranges) {
+  Ranges out = ranges;
+  for (const auto& [lo, hi] : ranges) {
+    for (char32_t c = lo; c <= hi && c < 0x80; ++c) {
+      if (c >= 'a' && c <= 'z') out.push_back({c - 32, c - 32});
+      if (c >= 'A' && c <= 'Z') out.push_back({c + 32, c + 32});
+      if (c == 's' || c == 'S') out.push_back({0x17F, 0x17F});
+      if (c == 'k' || c == 'K') out.push_back({0x212A, 0x212A});
+    }
+  }
+  return normalized(out);
+}
+
+// One code point inside a class; `escaped` writes a non-ASCII one as \u{...}, for the bounds of
+// computed ranges, which are clearer so than as characters.
+std::string class_literal(char32_t cp, bool escaped) {
+  return !escaped || cp < 0x80 ? literal(cp, kClassCharacters) : hex_escape(cp);
+}
+
+std::string class_body(const Ranges& ranges, bool escaped = true) {
+  std::string out;
+  for (const auto& [lo, hi] : ranges) {
+    out += class_literal(lo, escaped);
+    if (hi > lo + 1) out += '-';
+    if (hi > lo) out += class_literal(hi, escaped);
+  }
+  return out;
+}
+
+// RE2's POSIX classes (all ASCII), by name without the brackets and colons.
+std::optional<Ranges> posix_class(std::string_view name) {
+  static const std::pair<std::string_view, Ranges> kClasses[] = {
+      {"alnum", {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}}},
+      {"alpha", {{'A', 'Z'}, {'a', 'z'}}},
+      {"ascii", {{0, 0x7F}}},
+      {"blank", {{'\t', '\t'}, {' ', ' '}}},
+      {"cntrl", {{0, 0x1F}, {0x7F, 0x7F}}},
+      {"digit", {{'0', '9'}}},
+      {"graph", {{'!', '~'}}},
+      {"lower", {{'a', 'z'}}},
+      {"print", {{' ', '~'}}},
+      {"punct", {{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}}},
+      {"space", {{'\t', '\r'}, {' ', ' '}}},
+      {"upper", {{'A', 'Z'}}},
+      {"word", {{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}}},
+      {"xdigit", {{'0', '9'}, {'A', 'F'}, {'a', 'f'}}},
+  };
+  for (const auto& [known, ranges] : kClasses) {
+    if (known == name) return ranges;
+  }
+  return std::nullopt;
+}
+
+const Ranges& perl_space() {
+  static const Ranges kSpace = {{'\t', '\n'}, {'\f', '\r'}, {' ', ' '}};
+  return kSpace;
+}
+
+// RE2's general categories (its C has no unassigned code points, unlike JavaScript's).
+bool is_category(std::string_view name) {
+  static constexpr std::string_view kCategories[] = {
+      "C",  "Cc", "Cf", "Co", "Cs", "L",  "Ll", "Lm", "Lo", "Lt", "Lu", "M",
+      "Mc", "Me", "Mn", "N",  "Nd", "Nl", "No", "P",  "Pc", "Pd", "Pe", "Pf",
+      "Pi", "Po", "Ps", "S",  "Sc", "Sk", "Sm", "So", "Z",  "Zl", "Zp", "Zs"};
+  return std::find(std::begin(kCategories), std::end(kCategories), name) != std::end(kCategories);
+}
+
+// The positive JavaScript items of RE2's Unicode class `name`, to go inside brackets.
+std::vector<std::string> unicode_items(std::string_view name) {
+  if (name == "C") return {"\\p{Cc}", "\\p{Cf}", "\\p{Co}", "\\p{Cs}"};
+  if (name == "Any" || is_category(name)) return {"\\p{" + std::string(name) + "}"};
+  // Otherwise a script, which RE2 names as Unicode does (Greek, Old_Italic).
+  return {"\\p{Script=" + std::string(name) + "}"};
+}
+
+bool is_script_name(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+  });
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += item;
+  return out;
+}
+
+bool is_perl_class(char c) { return std::string_view("dDsSwW").find(c) != std::string_view::npos; }
+
+bool is_octal(char c) { return c >= '0' && c <= '7'; }
+
+bool is_ascii_alnum(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+bool is_word_character(char c) { return is_ascii_alnum(c) || c == '_'; }
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Texts one of which any match contains, compared with ASCII letters lower-cased; nullopt when
+// nothing is known. Made of the literals that match only themselves and their other ASCII case
+// (under (?i) not s and k, which also match U+017F and U+212A), so the test never misses.
+using Needs = std::optional<std::vector<std::string>>;
+constexpr std::size_t kMaxNeeds = 16;
+
+// The more selective of two: the longer shortest text, then fewer texts.
+const Needs& better(const Needs& a, const Needs& b) {
+  if (!a) return b;
+  if (!b) return a;
+  const auto shortest = [](const std::vector<std::string>& texts) {
+    std::size_t out = std::string::npos;
+    for (const std::string& text : texts) out = std::min(out, text.size());
+    return out;
+  };
+  if (shortest(*a) != shortest(*b)) return shortest(*a) > shortest(*b) ? a : b;
+  return a->size() <= b->size() ? a : b;
+}
+
+struct Flags {
+  bool fold = false;        // (?i)
+  bool multi_line = false;  // (?m)
+  bool dot_nl = false;      // (?s)
+  bool ungreedy = false;    // (?U)
+};
+
+class Translator {
+ public:
+  explicit Translator(std::string_view pattern) : p_(pattern) {}
+
+  JsRegex run() {
+    groups_.emplace_back();
+    std::size_t i = leading_flags();
+    while (i < p_.size()) i = step(i);
+    if (groups_.size() != 1) not_re2(p_, p_.size());
+    commit(groups_[0]);
+    // Where an empty match can start differs: RE2 tries every byte, so \B can match inside a
+    // multi-byte character, and V8 tries the middle of a surrogate pair. Only a regex that can
+    // match the empty string, and depends on an assertion to do so, can tell; unless it is
+    // anchored at the start of the text (as the scaffold's ^$ is), where both begin.
+    if (has_assertion_ && !anchored_ && (groups_[0].nullable || groups_[0].alt_nullable))
+      refuse(
+          "it can match the empty string at a place an assertion (^, $, \\b, \\B) picks; RE2 and "
+          "JavaScript differ in where such a match can start");
+    const Needs needs = finish_alternatives(groups_[0]);
+    return {true, out_, fold_ ? "iu" : "u", "", needs.value_or(std::vector<std::string>())};
+  }
+
+ private:
+  // The item last written in a group, which a following quantifier applies to.
+  struct Item {
+    enum Kind { kNone, kAtom, kAssertion, kRepeated } kind = kNone;
+    std::size_t begin = 0;  // in out_
+    bool nullable = false;  // it can match the empty string
+    int literal = -1;       // a character that can extend a literal run of Needs, lower-cased
+    Needs needs;
+  };
+  struct Group {
+    Flags flags;
+    std::size_t begin = 0;     // in out_
+    bool nullable = false;     // a finished alternative can match the empty string
+    bool alt_nullable = true;  // so can the current one, so far
+    Item last;
+    std::string run;       // the literal characters just before, in the current alternative
+    Needs alt_needs;       // the best Needs of the current alternative so far
+    Needs any;             // the texts of the finished alternatives, each of which has some
+    bool unknown = false;  // a finished alternative has no Needs
+  };
+  struct FlagGroup {
+    Flags flags;
+    std::size_t next = 0;
+    bool opens_group = false;  // (?i:...) rather than (?i)
+  };
+
+  // The flag groups at the very start, such as `(?i)` or `(?i)(?s)`: they hold for the whole
+  // pattern, and (?i) becomes JavaScript's `i` flag.
+  std::size_t leading_flags() {
+    std::size_t i = 0;
+    while (p_.substr(i).starts_with("(?")) {
+      const auto group = flag_group(i, groups_[0].flags);
+      if (!group || group->opens_group) break;
+      groups_[0].flags = group->flags;
+      i = group->next;
+    }
+    fold_ = groups_[0].flags.fold;
+    return i;
+  }
+
+  // `(?flags)` or `(?flags:` at `i`, as RE2 reads them; nullopt for other `(?` openers.
+  std::optional<FlagGroup> flag_group(std::size_t i, Flags flags) const {
+    bool negated = false, saw_flag = false;
+    for (std::size_t j = i + 2; j < p_.size(); ++j) {
+      const char c = p_[j];
+      bool* flag = c == 'i'   ? &flags.fold
+                   : c == 'm' ? &flags.multi_line
+                   : c == 's' ? &flags.dot_nl
+                   : c == 'U' ? &flags.ungreedy
+                              : nullptr;
+      if (flag) {
+        *flag = !negated;
+        saw_flag = true;
+      } else if (c == '-' && !negated) {
+        negated = true;
+        saw_flag = false;
+      } else if ((c == ':' || c == ')') && !(negated && !saw_flag)) {
+        return FlagGroup{flags, j + 1, c == ':'};
+      } else {
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  void check_fold(const Flags& flags) const {
+    if (flags.fold != fold_)
+      refuse(
+          "case-insensitivity changes after the start, with (?-i), (?i:...) or a later (?i); "
+          "JavaScript's i flag holds for the whole regex");
+  }
+
+  std::size_t step(std::size_t i) {
+    const Flags& flags = groups_.back().flags;
+    switch (p_[i]) {
+      case '(':
+        return open_group(i);
+      case ')':
+        return close_group(i);
+      case '|':
+        alternative();
+        return i + 1;
+      case '*':
+        return quantify(i, 1, 0, -1);
+      case '+':
+        return quantify(i, 1, 1, -1);
+      case '?':
+        return quantify(i, 1, 0, 1);
+      case '{':
+        if (const auto repeat = repetition(i))
+          return quantify(i, repeat->length, repeat->low, repeat->high);
+        add_literal('{');
+        return i + 1;
+      case '^':
+        add(Item::kAssertion, true, flags.multi_line ? "(?<![^\\n])" : "^");
+        return i + 1;
+      case '$':
+        add(Item::kAssertion, true, flags.multi_line ? "(?![^\\n])" : "$");
+        return i + 1;
+      case '.':
+        add(Item::kAtom, false, flags.dot_nl ? "[^]" : "[^\\n]");
+        return i + 1;
+      case '[': {
+        auto [text, next] = char_class(i);
+        add(Item::kAtom, false, text);
+        return next;
+      }
+      case '\\':
+        return escape(i);
+      default: {
+        const auto [cp, next] = decode(p_, i);
+        add_literal(cp);
+        return next;
+      }
+    }
+  }
+
+  // Ends the pending item of `group`: it now belongs to the current alternative.
+  static void commit(Group& group) {
+    const Item& last = group.last;
+    if (last.kind != Item::kNone) group.alt_nullable = group.alt_nullable && last.nullable;
+    if (last.kind == Item::kAtom && last.literal >= 0) {
+      group.run += static_cast<char>(last.literal);
+    } else if (last.kind != Item::kNone) {
+      end_run(group);
+      group.alt_needs = better(group.alt_needs, last.needs);
+    }
+    group.last = {};
+  }
+
+  static void end_run(Group& group) {
+    if (!group.run.empty())
+      group.alt_needs = better(group.alt_needs, std::vector<std::string>{group.run});
+    group.run.clear();
+  }
+
+  // Ends the current alternative of `group`; returns the Needs of all its alternatives.
+  static Needs finish_alternatives(Group& group) {
+    commit(group);
+    end_run(group);
+    if (!group.alt_needs) group.unknown = true;
+    if (group.unknown) return std::nullopt;
+    std::vector<std::string> texts = group.any.value_or(std::vector<std::string>());
+    for (const std::string& text : *group.alt_needs) {
+      if (std::find(texts.begin(), texts.end(), text) == texts.end()) texts.push_back(text);
+    }
+    if (texts.size() > kMaxNeeds) return std::nullopt;
+    return texts;
+  }
+
+  // A literal character: under (?i) an ASCII one other than s and k matches only itself and
+  // its other case, so it can go into Needs.
+  void add_literal(char32_t cp) {
+    add(Item::kAtom, false, literal(cp, kSyntaxCharacters));
+    const bool folds_wider = fold_ && (cp == 's' || cp == 'S' || cp == 'k' || cp == 'K');
+    if (cp < 0x80 && !folds_wider) {
+      Item& last = groups_.back().last;
+      last.literal = cp >= 'A' && cp <= 'Z' ? static_cast<int>(cp + 32) : static_cast<int>(cp);
+      last.needs = std::vector<std::string>{std::string(1, static_cast<char>(last.literal))};
+    }
+  }
+
+  void add(Item::Kind kind, bool nullable, std::string_view text) {
+    if (kind == Item::kAssertion) has_assertion_ = true;
+    if (groups_.size() == 1 && out_.empty()) anchored_ = text == "^";
+    Group& group = groups_.back();
+    commit(group);
+    group.last = Item{kind, out_.size(), nullable, -1, std::nullopt};
+    out_ += text;
+  }
+
+  std::size_t open_group(std::size_t i) {
+    Group group;
+    group.flags = groups_.back().flags;
+    std::string opener = "(";
+    std::size_t next = i + 1;
+    const std::size_t name_at = p_.substr(i).starts_with("(?P<")  ? i + 4
+                                : p_.substr(i).starts_with("(?<") ? i + 3
+                                                                  : 0;
+    if (name_at > 0) {  // (?P<name>, and (?<name> in newer RE2
+      const std::size_t end = p_.find('>', name_at);
+      if (end == std::string_view::npos || end == name_at) not_re2(p_, i);
+      const std::string_view name = p_.substr(name_at, end - name_at);
+      if (!std::all_of(name.begin(), name.end(), is_word_character)) not_re2(p_, i);
+      // A name does not change what matches: one JavaScript would reject (RE2 allows a digit
+      // first) is dropped, and the group stays a capture group.
+      if (!(name[0] >= '0' && name[0] <= '9')) opener = "(?<" + std::string(name) + ">";
+      next = end + 1;
+    } else if (p_.substr(i).starts_with("(?")) {
+      const auto flags = flag_group(i, group.flags);
+      if (!flags) not_re2(p_, i);
+      check_fold(flags->flags);
+      if (!flags->opens_group) {  // (?s) in the middle: for the rest of the current group
+        groups_.back().flags = flags->flags;
+        return flags->next;
+      }
+      group.flags = flags->flags;
+      opener = "(?:";
+      next = flags->next;
+    }
+    commit(groups_.back());
+    group.begin = out_.size();
+    out_ += opener;
+    groups_.push_back(group);
+    return next;
+  }
+
+  std::size_t close_group(std::size_t i) {
+    if (groups_.size() == 1) not_re2(p_, i);
+    Group group = groups_.back();
+    groups_.pop_back();
+    const Needs needs = finish_alternatives(group);
+    out_ += ')';
+    groups_.back().last = {Item::kAtom, group.begin, group.nullable || group.alt_nullable, -1,
+                           needs};
+    return i + 1;
+  }
+
+  void alternative() {
+    if (groups_.size() == 1) anchored_ = false;
+    Group& group = groups_.back();
+    commit(group);
+    group.nullable = group.nullable || group.alt_nullable;
+    group.alt_nullable = true;
+    group.any = finish_alternatives(group);
+    if (!group.any) group.unknown = true;
+    group.alt_needs.reset();
+    out_ += '|';
+  }
+
+  struct Repetition {
+    std::size_t length;
+    int low, high;  // high -1: unbounded
+  };
+
+  // `{n}`, `{n,}` or `{n,m}` at `i` as RE2 reads it (no leading zeros); else `{` is a literal.
+  std::optional<Repetition> repetition(std::size_t i) const {
+    std::size_t j = i + 1;
+    const auto number = [&]() -> std::optional<int> {
+      const std::size_t start = j;
+      int value = 0;
+      for (; j < p_.size() && p_[j] >= '0' && p_[j] <= '9'; ++j) {
+        if (value >= 100000000) return std::nullopt;
+        value = value * 10 + (p_[j] - '0');
+      }
+      if (j == start || (j - start > 1 && p_[start] == '0')) return std::nullopt;
+      return value;
+    };
+    const auto low = number();
+    if (!low || j >= p_.size()) return std::nullopt;
+    int high = *low;
+    if (p_[j] == ',') {
+      ++j;
+      if (j < p_.size() && p_[j] == '}') {
+        high = -1;
+      } else {
+        const auto parsed = number();
+        if (!parsed) return std::nullopt;
+        high = *parsed;
+      }
+    }
+    if (j >= p_.size() || p_[j] != '}') return std::nullopt;
+    return Repetition{j + 1 - i, *low, high};
+  }
+
+  std::size_t quantify(std::size_t i, std::size_t length, int low, int high) {
+    Group& group = groups_.back();
+    Item& last = group.last;
+    // Nothing to repeat, or a repetition repeated: RE2 rejects both.
+    if (last.kind == Item::kNone) not_re2(p_, i);
+    // RE2 rejects a** but takes a*(?s)*; refused rather than followed.
+    if (last.kind == Item::kRepeated) refuse("a repetition of a repetition, as in a*(?s)*");
+    std::size_t next = i + length;
+    bool lazy = next < p_.size() && p_[next] == '?';
+    if (lazy) ++next;
+    if (group.flags.ungreedy) lazy = !lazy;
+    // JavaScript rejects an optional iteration that matches the empty string and backtracks
+    // into the next alternative; RE2 (as Perl) accepts it: (|a)? matches "" in RE2, "a" in
+    // JavaScript.
+    if (last.nullable && (high < 0 || high > low))
+      refuse(
+          "an optional or repeated part that can match the empty string, as in (|a)? or (a?)*; "
+          "JavaScript and RE2 stop such a part at different points");
+    // JavaScript (`u` flag) does not repeat an assertion; a group around it does the same.
+    if (last.kind == Item::kAssertion) {
+      out_.insert(last.begin, "(?:");
+      out_ += ')';
+    }
+    if (low == 0 && high == -1) {
+      out_ += '*';
+    } else if (low == 1 && high == -1) {
+      out_ += '+';
+    } else if (low == 0 && high == 1 && length == 1) {
+      out_ += '?';
+    } else {
+      out_ += '{' + std::to_string(low);
+      if (high != low) out_ += ',' + (high < 0 ? std::string() : std::to_string(high));
+      out_ += '}';
+    }
+    if (lazy) out_ += '?';
+    last.kind = Item::kRepeated;
+    last.nullable = last.nullable || low == 0;
+    if (low == 0) last.needs.reset();
+    return next;
+  }
+
+  std::size_t escape(std::size_t i) {
+    if (i + 1 >= p_.size()) not_re2(p_, i);
+    const char c = p_[i + 1];
+    switch (c) {
+      case 'b':
+      case 'B':
+        if (fold_)
+          refuse(
+              "\\b or \\B under (?i), where JavaScript also counts U+017F and U+212A (the long "
+              "s and the Kelvin sign) as word characters");
+        add(Item::kAssertion, true, c == 'b' ? "\\b" : "\\B");
+        return i + 2;
+      case 'A':
+        add(Item::kAssertion, true, "^");
+        return i + 2;
+      case 'z':
+        add(Item::kAssertion, true, "$");
+        return i + 2;
+      case 'C':
+        refuse("\\C, which matches a byte; JavaScript matches characters");
+      case 'Q':
+        return quoted(i + 2);
+      case 'p':
+      case 'P': {
+        auto [text, next] = unicode_class(i, false);
+        add(Item::kAtom, false, text);
+        return next;
+      }
+    }
+    if (is_perl_class(c)) {
+      add(Item::kAtom, false, perl_class(c, false));
+      return i + 2;
+    }
+    const auto [cp, next] = escaped_character(i);
+    add_literal(cp);
+    return next;
+  }
+
+  // The text after `\Q`, to `\E` or the end: every character a literal.
+  std::size_t quoted(std::size_t i) {
+    while (i < p_.size()) {
+      if (p_.substr(i).starts_with("\\E")) return i + 2;
+      const auto [cp, next] = decode(p_, i);
+      add_literal(cp);
+      i = next;
+    }
+    return i;
+  }
+
+  // A character escape at `i` (`\`), as RE2's ParseEscape reads it.
+  std::pair<char32_t, std::size_t> escaped_character(std::size_t i) const {
+    if (i + 1 >= p_.size()) not_re2(p_, i);
+    const auto [c, next] = decode(p_, i + 1);
+    if (c < 0x80 && !is_ascii_alnum(static_cast<char>(c))) return {c, next};  // punctuation
+    switch (c) {
+      case 'n':
+        return {'\n', next};
+      case 'r':
+        return {'\r', next};
+      case 't':
+        return {'\t', next};
+      case 'a':
+        return {0x07, next};
+      case 'f':
+        return {'\f', next};
+      case 'v':
+        return {'\v', next};
+      case 'x':
+        return hex_character(i, next);
+    }
+    if (c >= '0' && c <= '7') {
+      // \1 to \7 alone would be a backreference, which RE2 rejects.
+      if (c != '0' && (next >= p_.size() || !is_octal(p_[next]))) not_re2(p_, i);
+      char32_t code = c - '0';
+      std::size_t j = next;
+      for (; j < p_.size() && j < next + 2 && is_octal(p_[j]); ++j) code = code * 8 + (p_[j] - '0');
+      return {code, j};
+    }
+    not_re2(p_, i);
+  }
+
+  // `\xHH` or `\x{H...}`; `j` is after the `x`.
+  std::pair<char32_t, std::size_t> hex_character(std::size_t i, std::size_t j) const {
+    char32_t code = 0;
+    if (j < p_.size() && p_[j] == '{') {
+      std::size_t k = j + 1;
+      for (; k < p_.size() && hex_value(p_[k]) >= 0; ++k) {
+        code = code * 16 + hex_value(p_[k]);
+        if (code > kMaxCodePoint) not_re2(p_, i);
+      }
+      if (k == j + 1 || k >= p_.size() || p_[k] != '}') not_re2(p_, i);
+      return {code, k + 1};
+    }
+    if (j + 2 > p_.size() || hex_value(p_[j]) < 0 || hex_value(p_[j + 1]) < 0) not_re2(p_, i);
+    return {static_cast<char32_t>(hex_value(p_[j]) * 16 + hex_value(p_[j + 1])), j + 2};
+  }
+
+  std::string perl_class(char c, bool in_class) const {
+    if (c == 's') return in_class ? class_body(perl_space()) : "[" + class_body(perl_space()) + "]";
+    if (c == 'S')
+      return in_class ? class_body(complement(perl_space()))
+                      : "[^" + class_body(perl_space()) + "]";
+    return {'\\', c};  // \d \D \w \W: the same sets, also under (?i)
+  }
+
+  // `\pL`, `\p{Greek}`, `\PL`, `\p{^Greek}` at `i`: the JavaScript text and the position after.
+  std::pair<std::string, std::size_t> unicode_class(std::size_t i, bool in_class) const {
+    bool negated = p_[i + 1] == 'P';
+    if (i + 2 >= p_.size()) not_re2(p_, i);
+    std::string_view name;
+    std::size_t next;
+    if (p_[i + 2] == '{') {
+      const std::size_t end = p_.find('}', i + 3);
+      if (end == std::string_view::npos) not_re2(p_, i);
+      name = p_.substr(i + 3, end - i - 3);
+      next = end + 1;
+    } else {
+      next = decode(p_, i + 2).second;
+      name = p_.substr(i + 2, next - i - 2);
+    }
+    if (name.starts_with('^')) {
+      negated = !negated;
+      name.remove_prefix(1);
+    }
+    if (!is_script_name(name)) not_re2(p_, i);
+    const std::vector<std::string> items = unicode_items(name);
+    if (!negated) {
+      const bool bare = in_class || items.size() == 1;
+      return {bare ? joined(items) : "[" + joined(items) + "]", next};
+    }
+    // [^\p{X}] leaves out X's characters and, under (?i), whatever folds to one, as RE2 does;
+    // JavaScript's \P{X} under the i flag would not.
+    if (!in_class) return {"[^" + joined(items) + "]", next};
+    if (name == "Any") return {"", next};
+    if (fold_)
+      refuse(
+          "a negated Unicode class (\\P or \\p{^...}) inside a character class under (?i), "
+          "which JavaScript folds differently");
+    if (items.size() > 1)
+      refuse(
+          "\\P{C} inside a character class: RE2's C is Cc, Cf, Co and Cs, and JavaScript cannot "
+          "write the complement of several classes inside a class");
+    return {"\\P" + items[0].substr(2), next};
+  }
+
+  // `[:alpha:]` or `[:^alpha:]` at `i` inside a class: its ranges and the position after; nullopt
+  // when there is no `:]`, and the `[` is a literal.
+  std::optional<std::pair<std::string, std::size_t>> posix_item(std::size_t i) const {
+    const std::size_t end = p_.find(":]", i + 2);
+    if (end == std::string_view::npos) return std::nullopt;
+    std::string_view name = p_.substr(i + 2, end - i - 2);
+    const bool negated = name.starts_with('^');
+    if (negated) name.remove_prefix(1);
+    const auto ranges = posix_class(name);
+    if (!ranges) not_re2(p_, i);
+    if (!negated) return std::pair{class_body(*ranges), end + 2};
+    return std::pair{class_body(complement(fold_ ? folded_ascii(*ranges) : *ranges)), end + 2};
+  }
+
+  // One character of a class at `i`, escaped or not.
+  std::pair<char32_t, std::size_t> class_character(std::size_t i) const {
+    if (i >= p_.size()) not_re2(p_, i);
+    return p_[i] == '\\' ? escaped_character(i) : decode(p_, i);
+  }
+
+  // The class at `i` (`[`), read as RE2's ParseCharClass does: its JavaScript text and the
+  // position after it.
+  std::pair<std::string, std::size_t> char_class(std::size_t i) const {
+    std::size_t j = i + 1;
+    const bool negated = j < p_.size() && p_[j] == '^';
+    if (negated) ++j;
+    std::string body;
+    for (bool first = true; j < p_.size() && (p_[j] != ']' || first); first = false) {
+      const std::size_t left = p_.size() - j;
+      if (left > 2 && p_[j] == '[' && p_[j + 1] == ':') {
+        if (const auto item = posix_item(j)) {
+          body += item->first;
+          j = item->second;
+          continue;
+        }
+      }
+      if (left > 2 && p_[j] == '\\' && (p_[j + 1] == 'p' || p_[j + 1] == 'P')) {
+        auto [text, next] = unicode_class(j, true);
+        body += text;
+        j = next;
+        continue;
+      }
+      if (left >= 2 && p_[j] == '\\' && is_perl_class(p_[j + 1])) {
+        body += perl_class(p_[j + 1], true);
+        j += 2;
+        continue;
+      }
+      auto [low, next] = class_character(j);
+      char32_t high = low;
+      j = next;
+      if (p_.size() - j >= 2 && p_[j] == '-' && p_[j + 1] != ']') {
+        std::tie(high, j) = class_character(j + 1);
+        if (high < low) not_re2(p_, i);
+      }
+      body += class_body({{low, high}}, false);
+    }
+    if (j >= p_.size()) not_re2(p_, i);
+    return {(negated ? "[^" : "[") + body + "]", j + 1};
+  }
+
+  std::string_view p_;
+  std::string out_;
+  bool fold_ = false;  // (?i) at the start: the `i` flag
+  bool has_assertion_ = false;
+  bool anchored_ = false;  // the pattern starts with ^ or \A (not under (?m)) and has no top |
+  std::vector<Group> groups_;
+};
+
+}  // namespace
+
+JsRegex js_regex(std::string_view re2_pattern) {
+  try {
+    return Translator(re2_pattern).run();
+  } catch (const Refusal& refusal) {
+    JsRegex refused;
+    refused.reason = refusal.reason;
+    return refused;
+  }
+}
+
+}  // namespace kbc
