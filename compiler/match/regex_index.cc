@@ -81,6 +81,14 @@ void RegexIndex::index_atoms() {
         short_atoms_.push_back({s, static_cast<int>(a)});
         continue;
       }
+      // RE2 lowercases atoms for all of Unicode, the prefix search lowercases text for ASCII
+      // only: such an atom is searched for as RE2 would, ignoring case.
+      if (std::any_of(atom.begin(), atom.end(), [](char c) { return (c & 0x80) != 0; })) {
+        folded_atoms_.emplace_back(
+            AtomRef{s, static_cast<int>(a)},
+            std::make_unique<RE2>("(?i)" + RE2::QuoteMeta(atom), entry_regex_options()));
+        continue;
+      }
       atoms_by_prefix_[prefix_key(atom.data())].push_back({s, static_cast<int>(a)});
     }
   }
@@ -132,6 +140,10 @@ void RegexIndex::find_atoms_by_prefix(std::string_view text, Scratch& scratch) c
   }
   for (const AtomRef& ref : short_atoms_) {
     if (lower.find(shards_[ref.shard]->atoms[ref.atom]) != std::string::npos)
+      scratch.found[ref.shard].push_back(ref.atom);
+  }
+  for (const auto& [ref, regex] : folded_atoms_) {
+    if (RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *regex))
       scratch.found[ref.shard].push_back(ref.atom);
   }
 }

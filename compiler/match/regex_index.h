@@ -99,6 +99,7 @@ class RegexIndex {
   std::vector<std::unique_ptr<Shard>> shards_;
   std::unordered_map<std::uint32_t, std::vector<AtomRef>> atoms_by_prefix_;
   std::vector<AtomRef> short_atoms_;
+  std::vector<std::pair<AtomRef, std::unique_ptr<RE2>>> folded_atoms_;  // not ASCII: see .cc
   std::vector<std::size_t> unfiltered_;  // the entries whose regex has no atoms
   // With many_texts: the distinct atoms, then the regexes of unfiltered_, as one RE2::Set.
   std::unique_ptr<RE2::Set> text_set_;

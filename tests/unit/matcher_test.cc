@@ -311,3 +311,16 @@ TEST_CASE("RegexIndex candidates are a superset of the matches, with and without
     }
   }
 }
+
+TEST_CASE("a regex ignoring case matches a capital beyond ASCII, in a line and in a log") {
+  // RE2 lowercases the atom "allemansrätten" for all of Unicode; the line has "Ä".
+  const std::vector<MatchRecord> records = {record("a/right", "(?i)allemansrätten"),
+                                            record("b/other", "nothing here")};
+  CHECK(ranked(records, "ALLEMANSRÄTTEN applies here") == std::vector<std::string>{"a/right"});
+  const Matcher matcher(records);
+  CHECK(ids(matcher, matcher.match_text("one\nALLEMANSRÄTTEN\ntwo", 5)) ==
+        std::vector<std::string>{"a/right"});
+  const std::vector<std::optional<std::string_view>> patterns = {"(?i)allemansrätten"};
+  CHECK(RegexIndex(patterns).matching("ALLEMANSRÄTTEN") == std::vector<std::size_t>{0});
+  CHECK(RegexIndex(patterns, true).matching("ALLEMANSRÄTTEN") == std::vector<std::size_t>{0});
+}
