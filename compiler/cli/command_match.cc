@@ -17,13 +17,13 @@
 #include "base/text.h"
 #include "cli/command.h"
 #include "cli/diagnostic_output.h"
+#include "cli/entry_source.h"
 #include "match/matcher.h"
 #include "pipeline.h"
 
 namespace kbc {
 namespace {
 
-constexpr std::size_t kMaxBundleBytes = std::size_t{256} << 20;
 constexpr std::size_t kShownLineCodePoints = 160;  // longer lines are cut around the match
 
 std::size_t checked_top(const Arguments& arguments) {
@@ -35,46 +35,12 @@ std::size_t checked_top(const Arguments& arguments) {
   return top;
 }
 
-// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
-std::string json_error(const std::exception& error) {
-  const std::string message = error.what();
-  const std::size_t prefix = message.find("] ");
-  return message.starts_with("[json.exception") && prefix != std::string::npos
-             ? message.substr(prefix + 2)
-             : message;
-}
-
 std::vector<MatchRecord> bundle_records(const std::string& path) {
-  const RealFileSystem fs;
-  const auto bytes = fs.size(path);
-  if (!bytes) throw ToolError("kbc match: cannot read " + path);
-  if (*bytes > kMaxBundleBytes) {
-    throw ToolError("kbc match: " + path + " is " + std::to_string(*bytes) +
-                    " bytes; bundles are limited to " + std::to_string(kMaxBundleBytes));
-  }
-  nlohmann::json bundle;
-  try {
-    bundle = nlohmann::json::parse(fs.read(path));
-  } catch (const nlohmann::json::exception& error) {
-    throw ToolError("kbc match: " + path + ": " + json_error(error));
-  }
-  try {
-    return match_records_from_bundle(bundle);
-  } catch (const ToolError& error) {
-    throw ToolError("kbc match: " + path + ": " + error.what());
-  }
+  return bundle_match_records("match", path, read_bundle<nlohmann::json>("match", path));
 }
 
 std::vector<MatchRecord> knowledge_base_records(const std::string& root, bool cache) {
-  const RealFileSystem fs;
-  Diagnostics problems;
-  const KnowledgeBase kb = load_entries(fs, root, cache, problems);
-  std::vector<MatchRecord> records = match_records(kb);
-  if (const std::size_t left_out = kb.file_ids.size() - records.size()) {
-    std::cerr << "kbc match: " << left_out << " of " << kb.file_ids.size()
-              << " entries left out: they are not valid (kbc lint says why)\n";
-  }
-  return records;
+  return match_records(load_lookup_entries("match", root, cache));
 }
 
 // The line, cut to about kShownLineCodePoints code points around the match when longer, and

@@ -14,6 +14,7 @@
 #include "base/file_system.h"
 #include "cli/command.h"
 #include "cli/diagnostic_output.h"
+#include "cli/entry_source.h"
 #include "match/matcher.h"
 #include "mcp/mcp_server.h"
 #include "pipeline.h"
@@ -24,52 +25,19 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr std::size_t kMaxBundleBytes = std::size_t{256} << 20;  // as kbc match
-
-// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
-std::string json_error(const std::exception& error) {
-  const std::string message = error.what();
-  const std::size_t prefix = message.find("] ");
-  return message.starts_with("[json.exception") && prefix != std::string::npos
-             ? message.substr(prefix + 2)
-             : message;
-}
-
 // The records of a bundle, checked as `kbc match --bundle` checks them.
 std::vector<ordered_json> bundle_records(const std::string& path) {
-  const RealFileSystem fs;
-  const auto bytes = fs.size(path);
-  if (!bytes) throw ToolError("kbc mcp: cannot read " + path);
-  if (*bytes > kMaxBundleBytes) {
-    throw ToolError("kbc mcp: " + path + " is " + std::to_string(*bytes) +
-                    " bytes; bundles are limited to " + std::to_string(kMaxBundleBytes));
-  }
-  ordered_json bundle;
-  try {
-    bundle = ordered_json::parse(fs.read(path));
-  } catch (const nlohmann::json::exception& error) {
-    throw ToolError("kbc mcp: " + path + ": " + json_error(error));
-  }
-  try {
-    match_records_from_bundle(nlohmann::json(bundle));
-  } catch (const ToolError& error) {
-    throw ToolError("kbc mcp: " + path + ": " + error.what());
-  }
+  ordered_json bundle = read_bundle<ordered_json>("mcp", path);
+  bundle_match_records("mcp", path, nlohmann::json(bundle));
   return std::move(bundle.get_ref<ordered_json::array_t&>());
 }
 
 // The published records of the knowledge base's schema-valid entries.
 std::vector<ordered_json> knowledge_base_records(const std::string& root, bool cache) {
-  const RealFileSystem fs;
-  Diagnostics problems;
-  const KnowledgeBase kb = load_entries(fs, root, cache, problems);
+  const KnowledgeBase kb = load_lookup_entries("mcp", root, cache);
   std::vector<ordered_json> records;
   for (const Entry& entry : kb.entries) {
     if (entry.shape_ok) records.push_back(published_record(entry));
-  }
-  if (const std::size_t left_out = kb.file_ids.size() - records.size()) {
-    std::cerr << "kbc mcp: " << left_out << " of " << kb.file_ids.size()
-              << " entries left out: they are not valid (kbc lint says why)\n";
   }
   return records;
 }

@@ -1,0 +1,65 @@
+#include "cli/entry_source.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "base/diagnostic.h"
+#include "base/file_system.h"
+#include "pipeline.h"
+
+namespace kbc {
+
+std::string json_error(const std::exception& error) {
+  const std::string message = error.what();
+  const std::size_t prefix = message.find("] ");
+  return message.starts_with("[json.exception") && prefix != std::string::npos
+             ? message.substr(prefix + 2)
+             : message;
+}
+
+template <typename Json>
+Json read_bundle(std::string_view command, const std::string& path) {
+  const std::string prefix = "kbc " + std::string(command) + ": ";
+  const RealFileSystem fs;
+  const auto bytes = fs.size(path);
+  if (!bytes) throw ToolError(prefix + "cannot read " + path);
+  if (*bytes > kMaxBundleBytes) {
+    throw ToolError(prefix + path + " is " + std::to_string(*bytes) +
+                    " bytes; bundles are limited to " + std::to_string(kMaxBundleBytes));
+  }
+  Json bundle;
+  try {
+    bundle = Json::parse(fs.read(path));
+  } catch (const nlohmann::json::exception& error) {
+    throw ToolError(prefix + path + ": " + json_error(error));
+  }
+  return bundle;
+}
+
+template nlohmann::json read_bundle<nlohmann::json>(std::string_view, const std::string&);
+template nlohmann::ordered_json read_bundle<nlohmann::ordered_json>(std::string_view,
+                                                                    const std::string&);
+
+std::vector<MatchRecord> bundle_match_records(std::string_view command, const std::string& path,
+                                              const nlohmann::json& bundle) {
+  try {
+    return match_records_from_bundle(bundle);
+  } catch (const ToolError& error) {
+    throw ToolError("kbc " + std::string(command) + ": " + path + ": " + error.what());
+  }
+}
+
+KnowledgeBase load_lookup_entries(std::string_view command, const std::string& root, bool cache) {
+  const RealFileSystem fs;
+  Diagnostics problems;
+  KnowledgeBase kb = load_entries(fs, root, cache, problems);
+  const auto valid = static_cast<std::size_t>(std::count_if(
+      kb.entries.begin(), kb.entries.end(), [](const Entry& entry) { return entry.shape_ok; }));
+  if (const std::size_t left_out = kb.file_ids.size() - valid) {
+    std::cerr << "kbc " << command << ": " << left_out << " of " << kb.file_ids.size()
+              << " entries left out: they are not valid (kbc lint says why)\n";
+  }
+  return kb;
+}
+
+}  // namespace kbc
