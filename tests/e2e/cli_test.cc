@@ -32,18 +32,6 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
   return files;
 }
 
-// A temporary knowledge base holding a copy of the shipped entries/.
-struct TempKb {
-  fs::path root;
-  TempKb() {
-    std::string pattern = (fs::temp_directory_path() / "kbc-e2e-XXXXXX").string();
-    root = mkdtemp(pattern.data());
-    fs::copy(fs::path(KBC_SOURCE_DIR) / "entries", root / "entries", fs::copy_options::recursive);
-  }
-  ~TempKb() { fs::remove_all(root); }
-  std::string arg() const { return "--root " + root.string(); }
-};
-
 const std::string kBroken =
     "id: cuda/broken-entry\nsignature: 'CUDA error: broken'\nregex: 'CUDA error: broken'\n"
     "domain: cuda\ncategory: runtime_error\nroot_cause: Something.\n"

@@ -1,6 +1,7 @@
 // What the end-to-end tests share: running the real kbc binary, and reading and writing files.
 #pragma once
 
+#include <stdlib.h>
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -44,5 +45,21 @@ inline void write(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
   std::ofstream(path, std::ios::binary) << text;
 }
+
+// A temporary knowledge base (kbc writes its parse cache under the root, so tests never run on
+// the repository's own): a copy of `source` as `root / into`, by default of the shipped entries/.
+struct TempKb {
+  fs::path root;
+  explicit TempKb(const fs::path& source = fs::path(KBC_SOURCE_DIR) / "entries",
+                  const fs::path& into = "entries") {
+    std::string pattern = (fs::temp_directory_path() / "kbc-e2e-XXXXXX").string();
+    root = mkdtemp(pattern.data());
+    fs::copy(source, root / into, fs::copy_options::recursive);
+  }
+  ~TempKb() { fs::remove_all(root); }
+  TempKb(const TempKb&) = delete;
+  TempKb& operator=(const TempKb&) = delete;
+  std::string arg() const { return "--root " + root.string(); }
+};
 
 }  // namespace kbc_e2e

@@ -1,53 +1,15 @@
 // End-to-end tests of `kbc match`: the real binary on the shipped entries (in a temporary copy)
 // and on the bundle `kbc build` makes of them.
-#include <stdlib.h>
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace fs = std::filesystem;
+#include "e2e_support.h"
+
+using namespace kbc_e2e;
 
 namespace {
-
-struct Run {
-  int status;
-  std::string output;  // stdout, and stderr when asked for
-};
-
-Run run_kbc(const std::string& args, bool with_stderr = true) {
-  const std::string command =
-      std::string(KBC_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string output;
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
-}
-
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-// A temporary copy of the shipped entries/ (kbc writes its parse cache under the root).
-struct TempKb {
-  fs::path root;
-  TempKb() {
-    std::string pattern = (fs::temp_directory_path() / "kbc-match-XXXXXX").string();
-    root = mkdtemp(pattern.data());
-    fs::copy(fs::path(KBC_SOURCE_DIR) / "entries", root / "entries", fs::copy_options::recursive);
-  }
-  ~TempKb() { fs::remove_all(root); }
-  std::string arg() const { return "--root " + root.string(); }
-};
 
 // A sample of cuda/cudnn-bn-epsilon-too-small (not its signature: another epsilon).
 const std::string kSample =
@@ -58,7 +20,7 @@ const std::string kSample =
 
 TEST_CASE("kbc match TEXT ranks the entry first, with its workaround and dead ends") {
   TempKb kb;
-  const Run run = run_kbc("match " + kb.arg() + " '" + kSample + "'");
+  const Run run = kbc("match " + kb.arg() + " '" + kSample + "'");
   CHECK(run.status == 0);
   INFO(run.output);
   CHECK(run.output.starts_with("1. cuda/cudnn-bn-epsilon-too-small  (fix rate 92%)\n"));
@@ -73,8 +35,7 @@ TEST_CASE("kbc match reads a log on standard input and names the line") {
   write(kb.root / "train.log", "epoch 1 step 10 loss=0.53\nepoch 1 step 20 loss=0.41\n" + kSample +
                                    "\nTraceback follows\n");
   for (const std::string operand : {"", " -"}) {
-    const Run run =
-        run_kbc("match " + kb.arg() + operand + " < " + (kb.root / "train.log").string());
+    const Run run = kbc("match " + kb.arg() + operand + " < " + (kb.root / "train.log").string());
     CHECK(run.status == 0);
     INFO(run.output);
     CHECK(run.output.starts_with("1. cuda/cudnn-bn-epsilon-too-small"));
@@ -84,9 +45,9 @@ TEST_CASE("kbc match reads a log on standard input and names the line") {
 
 TEST_CASE("kbc match --json: stable keys for tools, the same from the root and the bundle") {
   TempKb kb;
-  REQUIRE(run_kbc("build " + kb.arg()).status == 0);
-  const Run from_root = run_kbc("match --json --top 2 " + kb.arg() + " '" + kSample + "'", false);
-  const Run from_bundle = run_kbc(
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  const Run from_root = kbc("match --json --top 2 " + kb.arg() + " '" + kSample + "'", false);
+  const Run from_bundle = kbc(
       "match --json --top 2 --bundle " + (kb.root / "dist/kb.json").string() + " '" + kSample + "'",
       false);
   REQUIRE(from_root.status == 0);
@@ -109,10 +70,10 @@ TEST_CASE("kbc match --json: stable keys for tools, the same from the root and t
 
 TEST_CASE("kbc match exits 1 when nothing matches") {
   TempKb kb;
-  const Run run = run_kbc("match " + kb.arg() + " 'all good: 12 tests passed'");
+  const Run run = kbc("match " + kb.arg() + " 'all good: 12 tests passed'");
   CHECK(run.status == 1);
   CHECK(run.output == "no entry matches (1 line, 14 entries)\n");
-  const Run json = run_kbc("match --json " + kb.arg() + " 'all good'", false);
+  const Run json = kbc("match --json " + kb.arg() + " 'all good'", false);
   CHECK(json.status == 1);
   CHECK(nlohmann::json::parse(json.output)["hits"].empty());
 }
@@ -123,7 +84,7 @@ TEST_CASE("kbc match refuses a bad bundle and bad usage with exit 2") {
   write(kb.root / "object.json", "{\"id\": \"a/x\"}");
   write(kb.root / "no-regex.json", "[{\"id\": \"a/x\"}]");
   const auto fails = [&](const std::string& args, const std::string& message) {
-    const Run run = run_kbc("match " + args + " 'CUDA error'");
+    const Run run = kbc("match " + args + " 'CUDA error'");
     INFO(args << "\n" << run.output);
     CHECK(run.status == 2);
     CHECK(run.output.find(message) != std::string::npos);

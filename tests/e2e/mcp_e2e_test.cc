@@ -15,23 +15,11 @@
 
 #include "e2e_support.h"
 
+using kbc_e2e::TempKb;
 using kbc_e2e::fs::path;
 using nlohmann::json;
 
 namespace {
-
-// A temporary copy of the shipped entries/ (kbc writes its parse cache under the root).
-struct TempKb {
-  path root;
-  TempKb() {
-    std::string pattern = (kbc_e2e::fs::temp_directory_path() / "kbc-mcp-XXXXXX").string();
-    root = mkdtemp(pattern.data());
-    kbc_e2e::fs::copy(path(KBC_SOURCE_DIR) / "entries", root / "entries",
-                      kbc_e2e::fs::copy_options::recursive);
-  }
-  ~TempKb() { kbc_e2e::fs::remove_all(root); }
-  std::string arg() const { return "--root " + root.string(); }
-};
 
 // A sample of cuda/cudnn-bn-epsilon-too-small (not its signature: another epsilon).
 const std::string kSample =

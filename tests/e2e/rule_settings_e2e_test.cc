@@ -29,16 +29,10 @@ const char* const kPytorch = "entries/pytorch/cuda-out-of-memory.yaml";
 
 // A copy of the shipped entries in which two entries have a blank signature_zh (line 3): one
 // i18n-missing warning each, at 3:15.
-struct TempKb {
-  fs::path root;
-  TempKb() {
-    std::string pattern = (fs::temp_directory_path() / "kbc-rules-XXXXXX").string();
-    root = mkdtemp(pattern.data());
-    fs::copy(fs::path(KBC_SOURCE_DIR) / "entries", root / "entries", fs::copy_options::recursive);
+struct BlankZhKb : TempKb {
+  BlankZhKb() {
     for (const char* path : {kCuda, kPytorch}) write(root / path, blank_zh(read(root / path)));
   }
-  ~TempKb() { fs::remove_all(root); }
-  std::string arg() const { return "--root " + root.string(); }
 
   static std::string blank_zh(std::string text) {
     const std::size_t at = text.find("\nsignature_zh: ");
@@ -61,7 +55,7 @@ const std::string kCudaWarning =
 }  // namespace
 
 TEST_CASE("kbc.yaml turns a warning off, into an error, or off for some entries") {
-  TempKb kb;
+  BlankZhKb kb;
   const Run plain = kbc("lint " + kb.arg());
   CHECK(plain.status == 0);
   CHECK(plain.output.find(kCudaWarning) != std::string::npos);
@@ -110,7 +104,7 @@ TEST_CASE("kbc.yaml turns a warning off, into an error, or off for some entries"
 }
 
 TEST_CASE("a kbc-disable comment removes its finding, and one that removes nothing is a warning") {
-  TempKb kb;
+  BlankZhKb kb;
   kb.insert_line(kCuda, 3, "# kbc-disable-next-line i18n-missing -- translation pending");
   kb.insert_line(kPytorch, 1, "# kbc-disable-file i18n-missing");
   const Run suppressed = kbc("lint " + kb.arg());
@@ -120,7 +114,7 @@ TEST_CASE("a kbc-disable comment removes its finding, and one that removes nothi
         std::string::npos);
 
   // One line too early: the comment suppresses nothing, and the finding is back.
-  write(kb.root / kCuda, TempKb::blank_zh(read(fs::path(KBC_SOURCE_DIR) / kCuda)));
+  write(kb.root / kCuda, BlankZhKb::blank_zh(read(fs::path(KBC_SOURCE_DIR) / kCuda)));
   kb.insert_line(kCuda, 2, "# kbc-disable-next-line i18n-missing");
   const Run unused = kbc("lint " + kb.arg());
   CHECK(unused.status == 0);
@@ -139,7 +133,7 @@ TEST_CASE("a kbc-disable comment removes its finding, and one that removes nothi
 }
 
 TEST_CASE("the parse cache keeps nothing that depends on kbc.yaml") {
-  TempKb kb;
+  BlankZhKb kb;
   const auto same_as_uncached = [&](const std::string& files = "") {
     const Run cached = kbc("lint " + kb.arg() + files);
     const Run uncached = kbc("lint --no-cache " + kb.arg() + files);

@@ -22,21 +22,15 @@ namespace {
 
 const fs::path kFixture = fs::path(KBC_TEST_DATA) / "stats";
 
-struct TempKb {
-  fs::path root;
-  TempKb() {
-    std::string pattern = (fs::temp_directory_path() / "kbc-stats-XXXXXX").string();
-    root = mkdtemp(pattern.data());
-    fs::copy(kFixture / "kb", root, fs::copy_options::recursive);
-  }
-  ~TempKb() { fs::remove_all(root); }
-  std::string arg() const { return "--root " + root.string(); }
+// The stats fixture, in a temporary copy.
+struct FixtureKb : TempKb {
+  FixtureKb() : TempKb(kFixture / "kb", "") {}
 };
 
 }  // namespace
 
 TEST_CASE("stats prints the report, exits 0 though entries have errors, same from the cache") {
-  TempKb kb;
+  FixtureKb kb;
   const std::string expected = read(kFixture / "expected.txt");
   REQUIRE_FALSE(expected.empty());
   const Run first = kbc("stats " + kb.arg() + " --today 2025-06-01");
@@ -49,7 +43,7 @@ TEST_CASE("stats prints the report, exits 0 though entries have errors, same fro
 }
 
 TEST_CASE("stats --format json prints one document, version first, every list in full") {
-  TempKb kb;
+  FixtureKb kb;
   const Run run = kbc("stats --format json --no-cache --today 2025-06-01 " + kb.arg(), false);
   REQUIRE(run.status == 0);
   CHECK(run.output.starts_with("{\n  \"version\": 1,\n  \"today\": \"2025-06-01\",\n"));
@@ -66,7 +60,7 @@ TEST_CASE("stats --format json prints one document, version first, every list in
 }
 
 TEST_CASE("stats without --today ages entries from the current date") {
-  TempKb kb;
+  FixtureKb kb;
   const auto stats =
       nlohmann::json::parse(kbc("stats --format json --no-cache " + kb.arg(), false).output);
   CHECK(stats["today"].get<std::string>() >= "2025-06-01");
@@ -74,7 +68,7 @@ TEST_CASE("stats without --today ages entries from the current date") {
 }
 
 TEST_CASE("stats usage errors exit 2: --format, --today, a missing knowledge base") {
-  TempKb kb;
+  FixtureKb kb;
   const Run format = kbc("stats --format jsn " + kb.arg());
   CHECK(format.status == 2);
   CHECK(format.output ==
