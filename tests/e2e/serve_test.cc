@@ -129,6 +129,18 @@ class Child {
 
   std::string stderr_text() const { return read(stderr_file_); }
 
+  // Its standard error once it holds `text`, or after 15 s: kbc serve prints a build's line
+  // just after it publishes the build's status, so a test that saw the status waits for it.
+  std::string stderr_with(const std::string& text) const {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    std::string now = stderr_text();
+    while (now.find(text) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      now = stderr_text();
+    }
+    return now;
+  }
+
  private:
   pid_t pid_ = -1;
   int out_ = -1;
@@ -284,7 +296,7 @@ TEST_CASE("kbc serve rebuilds on an edit and keeps the last good site while lint
   CHECK(kept.status == 200);
   CHECK(kept.body.find("Every EDITED runtime") != std::string::npos);
   CHECK(kept.body.find("data-generation=\"3\" data-site-generation=\"2\"") != std::string::npos);
-  const std::string terminal = server.child.stderr_text();
+  const std::string terminal = server.child.stderr_with("build 3: 1 error; still serving build 2");
   CHECK(terminal.find(expected) != std::string::npos);
   CHECK(terminal.find("build 3: 1 error; still serving build 2") != std::string::npos);
 
@@ -319,8 +331,8 @@ TEST_CASE("kbc serve serves the entries without errors until the first good buil
   CHECK(first["entries"] == 1);
   CHECK(get(server.port, kPage).status == 200);
   CHECK(get(server.port, "/en/entries/cuda/broken-entry.html").status == 404);
-  CHECK(server.child.stderr_text().find("serving the 1 entry without errors (1 file left out)") !=
-        std::string::npos);
+  CHECK(server.child.stderr_with("serving the 1 entry without errors (1 file left out)")
+            .find("serving the 1 entry without errors (1 file left out)") != std::string::npos);
 
   edit(broken, "- action: ''", "- action: Restart the machine");
   const json fixed = wait_for(server.port, [](const json& s) { return s["generation"] >= 2; });
@@ -329,8 +341,8 @@ TEST_CASE("kbc serve serves the entries without errors until the first good buil
   CHECK(fixed["site_generation"] == 2);
   CHECK(fixed["entries"] == 2);
   CHECK(get(server.port, "/en/entries/cuda/broken-entry.html").status == 200);
-  CHECK(server.child.stderr_text().find("kbc serve: build 2: 2 entries, 5 warnings in ") !=
-        std::string::npos);
+  CHECK(server.child.stderr_with("kbc serve: build 2: 2 entries, 5 warnings in ")
+            .find("kbc serve: build 2: 2 entries, 5 warnings in ") != std::string::npos);
 
   // A failure of the tool (no entries/ folder) keeps the site too, and the server running.
   fs::rename(temp.root() / "entries", temp.dir / "away");
