@@ -574,12 +574,7 @@ TEST_CASE("on a terminal text shows every finding's source line, coloured unless
 TEST_CASE("the parse cache never changes what lint reports: edits, renames, deletions, damage") {
   TempKb kb;
   const auto same_as_uncached = [&](const std::string& files = "") {
-    const Run cached = kbc("lint " + kb.arg() + files);
-    const Run uncached = kbc("lint --no-cache " + kb.arg() + files);
-    INFO(cached.output);
-    CHECK(cached.status == uncached.status);
-    CHECK(cached.output == uncached.output);
-    return cached;
+    return lint_same_as_uncached(kb, files);
   };
   CHECK(same_as_uncached().status == 0);
   REQUIRE(fs::is_directory(kb.root / ".kbc-cache"));

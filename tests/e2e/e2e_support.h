@@ -62,4 +62,15 @@ struct TempKb {
   std::string arg() const { return "--root " + root.string(); }
 };
 
+// `kbc lint` on `kb` (and `files`), with the parse cache; checks that it reports exactly what a
+// run without the cache reports.
+inline Run lint_same_as_uncached(const TempKb& kb, const std::string& files = "") {
+  const Run cached = kbc("lint " + kb.arg() + files);
+  const Run uncached = kbc("lint --no-cache " + kb.arg() + files);
+  INFO(cached.output);
+  CHECK(cached.status == uncached.status);
+  CHECK(cached.output == uncached.output);
+  return cached;
+}
+
 }  // namespace kbc_e2e

@@ -135,12 +135,7 @@ TEST_CASE("a kbc-disable comment removes its finding, and one that removes nothi
 TEST_CASE("the parse cache keeps nothing that depends on kbc.yaml") {
   BlankZhKb kb;
   const auto same_as_uncached = [&](const std::string& files = "") {
-    const Run cached = kbc("lint " + kb.arg() + files);
-    const Run uncached = kbc("lint --no-cache " + kb.arg() + files);
-    INFO(cached.output);
-    CHECK(cached.status == uncached.status);
-    CHECK(cached.output == uncached.output);
-    return cached;
+    return lint_same_as_uncached(kb, files);
   };
   CHECK(same_as_uncached().output.find(kCudaWarning) != std::string::npos);
   REQUIRE(fs::is_directory(kb.root / ".kbc-cache"));
