@@ -10,18 +10,57 @@
 namespace kbc {
 namespace {
 
-constexpr int kMinAtomLength = RegexIndex::kMinAtomLength;
-// The text set's DFA grows to this while it learns a log, then starts over.
-constexpr std::int64_t kTextSetMemory = std::int64_t{256} << 20;
 // Distinct sets of atoms whose candidates a Scratch keeps (then it starts over).
 constexpr std::size_t kMaxCachedAtomSets = 1 << 16;
+// The DFA budget of each of the small sets (RE2's default is 8 MB).
+constexpr std::int64_t kSetMemory = std::int64_t{64} << 20;
+// The text set's DFA grows to this while it learns a log, then starts over.
+constexpr std::int64_t kTextSetMemory = std::int64_t{256} << 20;
+// The two code points beyond ASCII that RE2, ignoring case, takes for ASCII letters.
+constexpr std::string_view kLongS = "\xc5\xbf";           // U+017F, an 's'
+constexpr std::string_view kKelvinSign = "\xe2\x84\xaa";  // U+212A, a 'k'
 
 char ascii_lower_char(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
 
-std::uint32_t prefix_key(const char* bytes) {
-  std::uint32_t key = 0;
-  std::memcpy(&key, bytes, 3);
-  return key;
+bool is_ascii(std::string_view text) {
+  return std::none_of(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; });
+}
+
+re2::StringPiece piece(std::string_view text) { return {text.data(), text.size()}; }
+
+void replace_all(std::string& text, std::string_view from, char to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + 1))
+    text.replace(at, from.size(), 1, to);
+}
+
+// `text` as the atoms are searched in it: ASCII lowercased, and ſ and K replaced by the letters
+// RE2 takes them for. Only which atoms occur is read from it, never an offset.
+void fold_for_atoms(std::string_view text, std::string& out) {
+  out.assign(text);
+  for (char& c : out) c = ascii_lower_char(c);
+  if (is_ascii(text)) return;
+  replace_all(out, kLongS, 's');
+  replace_all(out, kKelvinSign, 'k');
+}
+
+// A set of `patterns`, or nullptr when there are none or it cannot be built.
+std::unique_ptr<RE2::Set> compiled_set(const std::vector<std::string>& patterns,
+                                       std::int64_t memory = kSetMemory) {
+  if (patterns.empty()) return nullptr;
+  RE2::Options options = entry_regex_options();
+  options.set_max_mem(memory);
+  auto set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+  for (const std::string& pattern : patterns) {
+    if (set->Add(pattern, nullptr) < 0) return nullptr;
+  }
+  return set->Compile() ? std::move(set) : nullptr;
+}
+
+// The indexes of the patterns of `set` that match `text`, into `matched`. False when the set's
+// DFA ran out of memory, and the caller must assume that every pattern matches.
+bool set_matches(const RE2::Set& set, std::string_view text, std::vector<int>& matched) {
+  RE2::Set::ErrorInfo error{};
+  return set.Match(piece(text), &matched, &error) || error.kind == RE2::Set::kNoError;
 }
 
 }  // namespace
@@ -41,7 +80,7 @@ RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patte
     build_shard(*shards_[worker], begin, end, patterns);
   });
   index_atoms();
-  if (many_texts) build_text_set();
+  build_sets(many_texts);
 }
 
 RegexIndex::~RegexIndex() = default;
@@ -67,31 +106,54 @@ void RegexIndex::build_shard(Shard& shard, std::size_t begin, std::size_t end,
   for (int id : always) shard.unfiltered[id] = true;
 }
 
+// The shards' atoms, each distinct text once, filed by how the text is searched for.
 void RegexIndex::index_atoms() {
+  std::unordered_map<std::string_view, int> distinct;
   for (std::uint32_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
-    for (std::size_t id = 0; id < shard.entries.size(); ++id)
-      location_[shard.entries[id]] = {s, static_cast<int>(id)};
     for (std::size_t id = 0; id < shard.entries.size(); ++id) {
+      location_[shard.entries[id]] = {s, static_cast<int>(id)};
       if (shard.unfiltered[id]) unfiltered_.push_back(shard.entries[id]);
     }
     for (std::size_t a = 0; a < shard.atoms.size(); ++a) {
-      const std::string& atom = shard.atoms[a];
-      if (atom.size() < kMinAtomLength) {  // FilteredRE2 prunes these; kept correct if it does not
-        short_atoms_.push_back({s, static_cast<int>(a)});
-        continue;
+      const auto [it, added] =
+          distinct.try_emplace(shard.atoms[a], static_cast<int>(atoms_.size()));
+      if (added) {
+        atoms_.push_back(shard.atoms[a]);
+        atom_refs_.emplace_back();
       }
-      // RE2 lowercases atoms for all of Unicode, the prefix search lowercases text for ASCII
-      // only: such an atom is searched for as RE2 would, ignoring case.
-      if (std::any_of(atom.begin(), atom.end(), [](char c) { return (c & 0x80) != 0; })) {
-        folded_atoms_.emplace_back(
-            AtomRef{s, static_cast<int>(a)},
-            std::make_unique<RE2>("(?i)" + RE2::QuoteMeta(atom), entry_regex_options()));
-        continue;
-      }
-      atoms_by_prefix_[prefix_key(atom.data())].push_back({s, static_cast<int>(a)});
+      atom_refs_[it->second].push_back({s, static_cast<int>(a)});
     }
   }
+  std::sort(unfiltered_.begin(), unfiltered_.end());
+  std::vector<std::string_view> found_by_finder;
+  for (int atom = 0; atom < static_cast<int>(atoms_.size()); ++atom) {
+    const std::string& text = atoms_[atom];
+    if (!is_ascii(text)) {  // RE2 lowercased it for all of Unicode: see folded_set_
+      folded_atoms_.push_back(atom);
+      folded_match_ascii_ = folded_match_ascii_ || text.find(kLongS) != std::string::npos ||
+                            text.find(kKelvinSign) != std::string::npos;
+    } else if (text.size() < AtomFinder::kAnchorBytes) {
+      short_atoms_.push_back(atom);
+    } else {
+      finder_atoms_.push_back(atom);
+      found_by_finder.push_back(text);
+    }
+  }
+  finder_ = std::make_unique<AtomFinder>(found_by_finder);
+}
+
+void RegexIndex::build_sets(bool many_texts) {
+  std::vector<std::string> atoms, folded, unfiltered;
+  for (const std::string& atom : atoms_)
+    atoms.push_back(std::string("(?i)").append(RE2::QuoteMeta(atom)));
+  for (int atom : folded_atoms_) folded.push_back(atoms[atom]);
+  for (std::size_t entry : unfiltered_) unfiltered.push_back(regex(entry)->pattern());
+  folded_set_ = compiled_set(folded);
+  unfiltered_set_ = compiled_set(unfiltered);
+  if (!many_texts) return;
+  atoms.insert(atoms.end(), unfiltered.begin(), unfiltered.end());
+  text_set_ = compiled_set(atoms, kTextSetMemory);
 }
 
 const RE2* RegexIndex::regex(std::size_t entry) const {
@@ -99,116 +161,67 @@ const RE2* RegexIndex::regex(std::size_t entry) const {
   return shard < 0 ? nullptr : &shards_[shard]->filter.GetRE2(id);
 }
 
-// The distinct atoms, matched ignoring case, then the regexes without atoms, in one RE2::Set.
-// When it cannot be built, text_set_ stays empty and candidates() does without it.
-void RegexIndex::build_text_set() {
-  RE2::Options options = entry_regex_options();
-  options.set_max_mem(kTextSetMemory);
-  auto set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
-  std::unordered_map<std::string_view, std::size_t> index;
-  for (std::uint32_t s = 0; s < shards_.size(); ++s) {
-    for (std::size_t a = 0; a < shards_[s]->atoms.size(); ++a) {
-      const std::string& atom = shards_[s]->atoms[a];
-      auto [it, added] = index.try_emplace(atom, text_set_atoms_.size());
-      if (added) {
-        if (set->Add("(?i)" + RE2::QuoteMeta(atom), nullptr) < 0) return;
-        text_set_atoms_.emplace_back();
-      }
-      text_set_atoms_[it->second].push_back({s, static_cast<int>(a)});
-    }
-  }
-  std::sort(unfiltered_.begin(), unfiltered_.end());
-  for (std::size_t entry : unfiltered_) {
-    if (set->Add(regex(entry)->pattern(), nullptr) < 0) return;
-  }
-  if (!text_set_atoms_.empty() || !unfiltered_.empty()) {
-    if (set->Compile()) text_set_ = std::move(set);
-  }
-}
-
-void RegexIndex::find_atoms_by_prefix(std::string_view text, Scratch& scratch) const {
-  scratch.lower.assign(text);
-  for (char& c : scratch.lower) c = ascii_lower_char(c);
+void RegexIndex::find_atoms(std::string_view text, Scratch& scratch) const {
+  std::vector<int>& found = scratch.found;
+  found.clear();
+  fold_for_atoms(text, scratch.lower);
   const std::string& lower = scratch.lower;
-  for (std::size_t i = 0; i + kMinAtomLength <= lower.size(); ++i) {
-    const auto it = atoms_by_prefix_.find(prefix_key(lower.data() + i));
-    if (it == atoms_by_prefix_.end()) continue;
-    for (const AtomRef& ref : it->second) {
-      const std::string& atom = shards_[ref.shard]->atoms[ref.atom];
-      if (lower.compare(i, atom.size(), atom) == 0) scratch.found[ref.shard].push_back(ref.atom);
+  finder_->find(lower, found);
+  for (int& atom : found) atom = finder_atoms_[atom];
+  for (int atom : short_atoms_) {
+    if (lower.find(atoms_[atom]) != std::string::npos) found.push_back(atom);
+  }
+  if (!folded_atoms_.empty() && (folded_match_ascii_ || !is_ascii(text))) {
+    if (folded_set_ && set_matches(*folded_set_, text, scratch.matched)) {
+      for (int i : scratch.matched) found.push_back(folded_atoms_[i]);
+    } else {
+      found.insert(found.end(), folded_atoms_.begin(), folded_atoms_.end());
     }
   }
-  for (const AtomRef& ref : short_atoms_) {
-    if (lower.find(shards_[ref.shard]->atoms[ref.atom]) != std::string::npos)
-      scratch.found[ref.shard].push_back(ref.atom);
-  }
-  for (const auto& [ref, regex] : folded_atoms_) {
-    if (RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *regex))
-      scratch.found[ref.shard].push_back(ref.atom);
-  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
 }
 
-// The atoms found in `text` into scratch.found, and the regexes without atoms that match it
-// into scratch.out. False when there is no text set or its DFA ran out of memory.
-bool RegexIndex::find_in_text_set(std::string_view text, Scratch& scratch) const {
-  RE2::Set::ErrorInfo error{};
-  if (!text_set_ || !scratch.use_text_set ||
-      (!text_set_->Match(text, &scratch.matched, &error) && error.kind != RE2::Set::kNoError)) {
-    return false;
+void RegexIndex::add_unfiltered(std::string_view text, Scratch& scratch) const {
+  if (unfiltered_.empty()) return;
+  if (unfiltered_set_ && set_matches(*unfiltered_set_, text, scratch.matched)) {
+    for (int i : scratch.matched) scratch.out.push_back(unfiltered_[i]);
+    std::sort(scratch.out.begin(), scratch.out.end());  // a Set reports in no order
+    return;
   }
-  for (int i : scratch.matched) {
-    if (static_cast<std::size_t>(i) >= text_set_atoms_.size()) {
-      scratch.out.push_back(unfiltered_[i - text_set_atoms_.size()]);
-      continue;
-    }
-    for (const AtomRef& ref : text_set_atoms_[i]) scratch.found[ref.shard].push_back(ref.atom);
-  }
-  return true;
+  scratch.out.insert(scratch.out.end(), unfiltered_.begin(), unfiltered_.end());
 }
 
-std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
-  Scratch scratch;
-  scratch.found.resize(shards_.size());
-  find_atoms_by_prefix(text, scratch);
-  std::vector<std::size_t> out;
-  for (std::size_t s = 0; s < shards_.size(); ++s) {
-    const Shard& shard = *shards_[s];
-    if (shard.entries.empty()) continue;
-    std::sort(scratch.found[s].begin(), scratch.found[s].end());
-    scratch.found[s].erase(std::unique(scratch.found[s].begin(), scratch.found[s].end()),
-                           scratch.found[s].end());
-    std::vector<int> matched;
-    shard.filter.AllMatches(text, scratch.found[s], &matched);
-    for (int id : matched) out.push_back(shard.entries[id]);
+void RegexIndex::shard_found(Scratch& scratch) const {
+  scratch.sharded.resize(shards_.size());
+  for (std::vector<int>& atoms : scratch.sharded) atoms.clear();
+  for (int atom : scratch.found) {
+    for (const AtomRef& ref : atom_refs_[atom]) scratch.sharded[ref.shard].push_back(ref.atom);
   }
-  std::sort(out.begin(), out.end());
-  return out;
+  for (std::vector<int>& atoms : scratch.sharded) std::sort(atoms.begin(), atoms.end());
 }
 
-// The entries with atoms that FilteredRE2 lets through for the atoms in scratch.found, sorted;
-// remembered per set of atoms.
+// The entries with atoms that FilteredRE2 lets through for scratch.found, sorted; remembered
+// per set of atoms.
 const std::vector<std::size_t>& RegexIndex::filtered(Scratch& scratch) const {
-  std::string& key = scratch.key;
-  key.clear();
-  for (const std::vector<int>& atoms : scratch.found) {
-    key.append(reinterpret_cast<const char*>(atoms.data()), atoms.size() * sizeof(int));
-    key.append(sizeof(int), '\xff');  // -1: the end of a shard's atoms
-  }
-  if (const auto known = scratch.filtered.find(key); known != scratch.filtered.end())
+  scratch.key.assign(reinterpret_cast<const char*>(scratch.found.data()),
+                     scratch.found.size() * sizeof(int));
+  if (const auto known = scratch.filtered.find(scratch.key); known != scratch.filtered.end())
     return known->second;
   if (scratch.filtered.size() >= kMaxCachedAtomSets) scratch.filtered.clear();
-  const auto it = scratch.filtered.try_emplace(key).first;
+  std::vector<std::size_t>& out = scratch.filtered[scratch.key];
+  shard_found(scratch);
   std::vector<int> passed;
   for (std::size_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
-    if (scratch.found[s].empty()) continue;
-    shard.filter.AllPotentials(scratch.found[s], &passed);
+    if (scratch.sharded[s].empty()) continue;
+    shard.filter.AllPotentials(scratch.sharded[s], &passed);
     for (int id : passed) {
-      if (!shard.unfiltered[id]) it->second.push_back(shard.entries[id]);
+      if (!shard.unfiltered[id]) out.push_back(shard.entries[id]);
     }
   }
-  std::sort(it->second.begin(), it->second.end());
-  return it->second;
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::vector<std::size_t> RegexIndex::candidates(std::string_view text) const {
@@ -216,23 +229,46 @@ std::vector<std::size_t> RegexIndex::candidates(std::string_view text) const {
   return candidates(text, scratch);
 }
 
+// The atoms found in `text` into scratch.found, sorted, and the regexes without atoms that match
+// it into scratch.out. False when there is no text set or its DFA ran out of memory.
+bool RegexIndex::match_text_set(std::string_view text, Scratch& scratch) const {
+  if (!text_set_ || !scratch.use_text_set || !set_matches(*text_set_, text, scratch.matched))
+    return false;
+  scratch.found.clear();
+  for (int i : scratch.matched) {
+    if (static_cast<std::size_t>(i) < atoms_.size()) {
+      scratch.found.push_back(i);
+    } else {
+      scratch.out.push_back(unfiltered_[i - atoms_.size()]);
+    }
+  }
+  std::sort(scratch.found.begin(), scratch.found.end());
+  std::sort(scratch.out.begin(), scratch.out.end());
+  return true;
+}
+
 const std::vector<std::size_t>& RegexIndex::candidates(std::string_view text,
                                                        Scratch& scratch) const {
-  scratch.found.resize(shards_.size());
-  for (std::vector<int>& atoms : scratch.found) atoms.clear();
   scratch.out.clear();
-  if (!find_in_text_set(text, scratch)) {
-    find_atoms_by_prefix(text, scratch);
-    scratch.out = unfiltered_;  // each of them may match
-  }
-  for (std::vector<int>& atoms : scratch.found) {
-    std::sort(atoms.begin(), atoms.end());
-    atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+  if (!match_text_set(text, scratch)) {
+    scratch.out.clear();
+    find_atoms(text, scratch);
+    add_unfiltered(text, scratch);
   }
   const std::vector<std::size_t>& passed = filtered(scratch);
+  const auto middle = static_cast<std::ptrdiff_t>(scratch.out.size());
   scratch.out.insert(scratch.out.end(), passed.begin(), passed.end());
-  std::sort(scratch.out.begin(), scratch.out.end());
+  std::inplace_merge(scratch.out.begin(), scratch.out.begin() + middle, scratch.out.end());
   return scratch.out;
+}
+
+std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
+  Scratch scratch;
+  std::vector<std::size_t> out;
+  for (std::size_t entry : candidates(text, scratch)) {
+    if (RE2::PartialMatch(piece(text), *regex(entry))) out.push_back(entry);
+  }
+  return out;
 }
 
 }  // namespace kbc

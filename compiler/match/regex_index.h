@@ -3,20 +3,21 @@
 // Testing each of N texts against each of N regexes is quadratic (seconds at 2,522 entries),
 // and an RE2::Set of that many regexes exceeds RE2's memory budget. RE2's FilteredRE2 instead
 // reduces each regex to literal "atoms" that any match must contain; only the regexes whose
-// atoms occur in a text are run (regexes with no usable atom always are). The regexes are
-// split into one FilteredRE2 shard per core, compiled in parallel.
+// atoms occur in a text are run. The regexes are split into one FilteredRE2 shard per core,
+// compiled in parallel.
 //
-// Finding the atoms in a text is a multi-literal search. An RE2::Set of the ~8,000 atoms does it
-// but builds a huge DFA lazily, text by text (half a second over the corpus); the atoms are
-// instead indexed by their first three bytes, which every atom has (kMinAtomLength), so each
-// text position costs one hash lookup.
+// Finding the atoms in a text is a multi-literal search. For a few texts (lint, one query), an
+// AtomFinder does it over the text lowercased, with a small RE2::Set for the atoms beyond ASCII,
+// which RE2 matches ignoring case for all of Unicode (the text is lowercased for ASCII only),
+// and another for the regexes that have no atoms at all, which would otherwise run on every text.
+// For callers that match many texts (a log: `many_texts`), one RE2::Set of all the atoms and
+// those regexes is faster once its DFA has learnt the kind of text (1.4 against 2.2 us for the
+// atoms of a typical log line; a Set costs about 0.5 us a line however small it is, so there is
+// one), but learning costs it seconds on a few thousand varied texts.
 //
-// For callers that run the regexes on many texts (kbc match on a log: `many_texts`), one RE2::Set
-// is the faster search after all, once its DFA has learnt the kind of text: it holds every
-// distinct atom (ignoring case) and every regex that has no atom (FilteredRE2 would run each of
-// those on every text), so one pass over a text finds both. Lines of a log repeat, and the same
-// atoms let the same regexes through, so `candidates` remembers FilteredRE2's answer per set of
-// atoms in a per-thread Scratch.
+// Lines of a log repeat their atoms (timestamps, words of the same messages), and the same atoms
+// let the same regexes through, so `candidates` remembers FilteredRE2's answer per set of atoms
+// in a per-thread Scratch.
 #pragma once
 
 #include <re2/filtered_re2.h>
@@ -31,11 +32,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "match/atom_finder.h"
+
 namespace kbc {
 
 class RegexIndex {
  public:
-  static constexpr int kMinAtomLength = 3;  // atoms_by_prefix_ relies on every atom having 3 bytes
+  static constexpr int kMinAtomLength = 3;
 
   // `patterns[i]` is entry i's regex, or nullopt when it has none. `many_texts`: see above.
   explicit RegexIndex(const std::vector<std::optional<std::string_view>>& patterns,
@@ -53,16 +56,17 @@ class RegexIndex {
   // through for each set of atoms seen: one per thread.
   class Scratch {
    public:
-    // False: find the atoms by their prefixes even when there is a text set, which is faster
-    // for a few short texts (the set's DFA is built as it meets new text).
+    // False: use the AtomFinder even when there is a text set, which is faster for a few short
+    // texts, such as one error message (the set's DFA is built as it meets new text).
     bool use_text_set = true;
 
    private:
     friend class RegexIndex;
     std::string lower;
     std::vector<int> matched;
-    std::vector<std::vector<int>> found;  // per shard
-    std::string key;                      // `found`, as a key of `filtered`
+    std::vector<int> found;                 // distinct atoms (indexes into atoms_), sorted
+    std::vector<std::vector<int>> sharded;  // `found` as each shard numbers its atoms
+    std::string key;                        // `found`, as a key of `filtered`
     std::unordered_map<std::string, std::vector<std::size_t>> filtered;
     std::vector<std::size_t> out;
   };
@@ -88,22 +92,31 @@ class RegexIndex {
   void build_shard(Shard& shard, std::size_t begin, std::size_t end,
                    const std::vector<std::optional<std::string_view>>& patterns);
   void index_atoms();
-  void build_text_set();
-  // The atoms found in `text`, per shard, sorted, into scratch.found.
-  void find_atoms_by_prefix(std::string_view text, Scratch& scratch) const;
-  bool find_in_text_set(std::string_view text, Scratch& scratch) const;
+  void build_sets(bool many_texts);
+  // The distinct atoms found in `text` into scratch.found, sorted.
+  void find_atoms(std::string_view text, Scratch& scratch) const;
+  // The regexes without atoms that match `text` (all of them when the set fails) into `out`.
+  void add_unfiltered(std::string_view text, Scratch& scratch) const;
+  // scratch.found, as each shard numbers its atoms, into scratch.sharded.
+  void shard_found(Scratch& scratch) const;
   const std::vector<std::size_t>& filtered(Scratch& scratch) const;
+  bool match_text_set(std::string_view text, Scratch& scratch) const;
 
   std::vector<std::string> errors_;
   std::vector<std::pair<int, int>> location_;  // entry -> (shard, FilteredRE2 id); (-1, -1) if none
   std::vector<std::unique_ptr<Shard>> shards_;
-  std::unordered_map<std::uint32_t, std::vector<AtomRef>> atoms_by_prefix_;
-  std::vector<AtomRef> short_atoms_;
-  std::vector<std::pair<AtomRef, std::unique_ptr<RE2>>> folded_atoms_;  // not ASCII: see .cc
-  std::vector<std::size_t> unfiltered_;  // the entries whose regex has no atoms
-  // With many_texts: the distinct atoms, then the regexes of unfiltered_, as one RE2::Set.
+  std::vector<std::string> atoms_;               // distinct, over all shards
+  std::vector<std::vector<AtomRef>> atom_refs_;  // atoms_ index -> the shards' atoms
+  std::unique_ptr<AtomFinder> finder_;        // the ASCII atoms of AtomFinder::kAnchorBytes or more
+  std::vector<int> finder_atoms_;             // finder_'s atom index -> atoms_ index
+  std::vector<int> short_atoms_;              // FilteredRE2 prunes these; kept correct if not
+  std::vector<int> folded_atoms_;             // not ASCII: matched by folded_set_
+  bool folded_match_ascii_ = false;           // some folded atom may match ASCII text
+  std::vector<std::size_t> unfiltered_;       // the entries whose regex has no atoms, sorted
+  std::unique_ptr<RE2::Set> folded_set_;      // folded_atoms_, ignoring case
+  std::unique_ptr<RE2::Set> unfiltered_set_;  // the regexes of unfiltered_
+  // With many_texts: atoms_ ignoring case, then the regexes of unfiltered_, in order.
   std::unique_ptr<RE2::Set> text_set_;
-  std::vector<std::vector<AtomRef>> text_set_atoms_;  // Set index -> the atoms it stands for
 };
 
 // RE2 options used for entry regexes everywhere (lint, match, build).

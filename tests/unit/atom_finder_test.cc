@@ -1,0 +1,92 @@
+// The prefilter's literal search (match/atom_finder.h) against std::string::find, and the
+// RegexIndex built on it against RE2 run on every text.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "match/atom_finder.h"
+#include "match/regex_index.h"
+
+using namespace kbc;
+
+namespace {
+
+// The indexes of the atoms that occur in `text`, sorted, each once.
+std::vector<int> found_by(const AtomFinder& finder, std::string_view text) {
+  std::vector<int> found;
+  finder.find(text, found);
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
+std::vector<int> found_by_find(const std::vector<std::string>& atoms, std::string_view text) {
+  std::vector<int> found;
+  for (std::size_t i = 0; i < atoms.size(); ++i) {
+    if (text.find(atoms[i]) != std::string_view::npos) found.push_back(static_cast<int>(i));
+  }
+  return found;
+}
+
+// A string of `length` letters from a small alphabet, so that atoms share windows and overlap.
+std::string random_text(std::mt19937& random, std::size_t length) {
+  std::string out;
+  for (std::size_t i = 0; i < length; ++i) out += "abc d"[random() % 5];
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("AtomFinder finds exactly the atoms that std::string::find finds") {
+  std::mt19937 random(7);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::string> atoms;
+    for (int i = 0; i < 40; ++i) atoms.push_back(random_text(random, 3 + random() % 12));
+    atoms.push_back(atoms.front());  // the same text twice: both are reported
+    const std::vector<std::string_view> views(atoms.begin(), atoms.end());
+    const AtomFinder finder(views);
+    for (int t = 0; t < 40; ++t) {
+      const std::string text = random_text(random, random() % 60);
+      INFO("round " << round << ", text '" << text << "'");
+      CHECK(found_by(finder, text) == found_by_find(atoms, text));
+    }
+  }
+}
+
+TEST_CASE("AtomFinder at the edges of a text, with no atoms, and on bytes beyond ASCII") {
+  const std::vector<std::string_view> atoms = {"abc", "xyz", "abcdefghijk", "\xe9t\xe9"};
+  const AtomFinder finder(atoms);
+  CHECK(found_by(finder, "abc") == std::vector<int>{0});
+  CHECK(found_by(finder, "..xyz") == std::vector<int>{1});
+  CHECK(found_by(finder, "abcdefghij") == std::vector<int>{0});  // one byte short
+  CHECK(found_by(finder, "zabcdefghijk") == std::vector<int>{0, 2});
+  CHECK(found_by(finder, "\xe9t\xe9") == std::vector<int>{3});
+  CHECK(found_by(finder, "ab").empty());
+  CHECK(found_by(finder, "").empty());
+  CHECK(found_by(AtomFinder({}), "abc").empty());
+}
+
+TEST_CASE("RegexIndex finds a match that ignores case through the long s and the Kelvin sign") {
+  // RE2 takes U+017F for an 's' and U+212A for a 'k' when ignoring case; the atoms are ASCII.
+  const std::vector<std::string> patterns = {"(?i)mask error", "(?i)kelvin scale", "(?i)ſtrasse"};
+  const std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
+  const std::vector<std::string> texts = {"MA\xc5\xbfK ERROR",
+                                          "\xe2\x84\xaa"
+                                          "ELVIN SCALE",
+                                          "STRASSE", "mask error", "nothing"};
+  for (const bool many_texts : {false, true}) {
+    const RegexIndex index(views, many_texts);
+    for (const std::string& text : texts) {
+      INFO(text << (many_texts ? " (text set)" : ""));
+      std::vector<std::size_t> brute;
+      for (std::size_t i = 0; i < patterns.size(); ++i) {
+        if (RE2::PartialMatch(text, *index.regex(i))) brute.push_back(i);
+      }
+      CHECK(brute.empty() == (text == "nothing"));
+      CHECK(index.matching(text) == brute);
+    }
+  }
+}
