@@ -47,11 +47,14 @@ std::vector<std::string> RealFileSystem::list(const std::string& dir,
   std::error_code error;
   fs::recursive_directory_iterator it(dir, error), end;
   if (error) throw ToolError("cannot list " + dir + ": " + error.message());
+  // The iterator's paths are `dir` joined with the relative path (fs::relative would resolve
+  // links and stat every file to say the same).
+  const std::size_t prefix = (fs::path(dir) / "").native().size();
   for (; it != end; it.increment(error)) {
     if (error) throw ToolError("cannot list " + dir + ": " + error.message());
-    const std::string name = it->path().filename().string();
-    if (!it->is_regular_file(error) || !name.ends_with(suffix)) continue;
-    out.push_back(fs::relative(it->path(), dir).generic_string());
+    const std::string& path = it->path().native();
+    if (!path.ends_with(suffix) || !it->is_regular_file(error)) continue;
+    out.push_back(fs::path(path.substr(prefix)).generic_string());
   }
   std::sort(out.begin(), out.end());
   return out;

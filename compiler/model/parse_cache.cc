@@ -102,14 +102,14 @@ std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
   const auto bytes = read_file(fs::path(folder_) / name);
   if (!bytes) return std::nullopt;
   try {
-    const json stored = json::from_cbor(*bytes);
+    json stored = json::from_cbor(*bytes);
     if (stored.at("path") != path) return std::nullopt;  // a different file with the same key
     Result result;
     result.diagnostics = diagnostics_from(path, stored.at("diagnostics"));
-    if (const json& entry = stored.at("entry"); !entry.is_null()) {
-      result.entry = Entry{path, id_from_entry_path(path), entry.at("data"),
-                           SourceMap::unpack(std::string(entry.at("sources").get_binary().begin(),
-                                                         entry.at("sources").get_binary().end()))};
+    if (json& entry = stored.at("entry"); !entry.is_null()) {
+      const json::binary_t& sources = entry.at("sources").get_binary();
+      result.entry = Entry{path, id_from_entry_path(path), std::move(entry.at("data")),
+                           SourceMap::unpack(std::string(sources.begin(), sources.end()))};
       result.entry->shape_ok = entry.at("shape_ok").get<bool>();
     }
     return result;
