@@ -8,34 +8,43 @@
 #include "lint/suppressions.h"
 #include "render/markdown_page.h"
 #include "render/record.h"
-#include "resources.h"
 #include "site/site_builder.h"
 #include "validate/schema_validator.h"
 
 namespace kbc {
 
+namespace {
+
+// Discovers, loads and validates the entries against the schema of the knowledge base's
+// languages, through the parse cache when `use_cache`.
+KnowledgeBase load_in_languages(const FileSystem& fs, const std::string& root,
+                                const std::vector<Language>& languages, bool use_cache,
+                                Diagnostics& diagnostics, Progress* progress = nullptr) {
+  const std::string schema_text = entry_schema_text(languages);
+  const SchemaValidator schema(nlohmann::json::parse(schema_text));
+  std::optional<ParseCache> cache;
+  if (use_cache) cache.emplace(root, schema_text);
+  KnowledgeBase kb =
+      load_knowledge_base(fs, root, schema, diagnostics, cache ? &*cache : nullptr, progress);
+  kb.languages = languages;
+  return kb;
+}
+
+}  // namespace
+
 KnowledgeBase load_entries(const FileSystem& fs, const std::string& root, bool use_cache,
                            Diagnostics& diagnostics) {
-  const auto schema_text = embedded_resource("schema/entry.schema.json");
-  if (!schema_text) throw ToolError("the entry schema is missing from this build");
-  const SchemaValidator schema(nlohmann::json::parse(*schema_text));
-  std::optional<ParseCache> cache;
-  if (use_cache) cache.emplace(root);
-  return load_knowledge_base(fs, root, schema, diagnostics, cache ? &*cache : nullptr);
+  const KbConfig config = load_kb_config(fs, root, diagnostics);
+  return load_in_languages(fs, root, config.languages, use_cache, diagnostics);
 }
 
 CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
                                           const CheckOptions& options) {
-  const auto schema_text = embedded_resource("schema/entry.schema.json");
-  if (!schema_text) throw ToolError("the entry schema is missing from this build");
-  const SchemaValidator schema(nlohmann::json::parse(*schema_text));
   CheckedKnowledgeBase checked;
   KbConfig config = load_kb_config(fs, root, checked.diagnostics);
   checked.config = std::move(config.site);
-  std::optional<ParseCache> cache;
-  if (options.cache) cache.emplace(root);
-  checked.kb = load_knowledge_base(fs, root, schema, checked.diagnostics, cache ? &*cache : nullptr,
-                                   options.progress);
+  checked.kb = load_in_languages(fs, root, config.languages, options.cache, checked.diagnostics,
+                                 options.progress);
   if (options.progress) options.progress->clear();
   Diagnostics findings = run_lint(checked.kb, options.only);
   checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings.begin()),
@@ -60,43 +69,50 @@ namespace {
 struct EntryFiles {
   std::string id;
   nlohmann::ordered_json record;
-  std::string json, en, zh;  // json: the record as api/<id>.json holds it
+  std::string json;                // the record as api/<id>.json holds it
+  std::vector<std::string> pages;  // its Markdown page in each language
 };
 
-}  // namespace
-
-BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
-                         const TemplateSet& templates, const SiteConfig& config,
-                         Progress* progress) {
+// The schema-valid entries not in `excluded`, sorted by id: not the same order as paths
+// ("a/b-c.yaml" sorts before "a/b.yaml").
+std::vector<const Entry*> entries_to_build(const KnowledgeBase& kb,
+                                           const std::set<std::string>& excluded) {
   std::vector<const Entry*> built;
   for (const Entry& entry : kb.entries) {
     if (entry.shape_ok && !excluded.count(entry.path)) built.push_back(&entry);
   }
-  // Sorted by id: not the same order as paths ("a/b-c.yaml" sorts before "a/b.yaml").
   std::sort(built.begin(), built.end(),
             [](const Entry* a, const Entry* b) { return a->id() < b->id(); });
+  return built;
+}
 
+std::vector<EntryFiles> render_entries(const std::vector<const Entry*>& built,
+                                       const std::vector<Language>& languages,
+                                       const TemplateSet& templates, Progress* progress) {
   // Templates are read here, once; each worker compiles its own copy.
   templates.text("page.md.mustache");
-  templates.strings("en");
-  templates.strings("zh");
+  for (const Language& language : languages) templates.strings(language.code);
   std::vector<EntryFiles> files(built.size());
   if (progress) progress->start("records", built.size());
   parallel_slices(built.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
-    MarkdownRenderer en(templates, "en"), zh(templates, "zh");
+    std::vector<MarkdownRenderer> renderers;
+    for (const Language& language : languages) renderers.emplace_back(templates, language);
     for (std::size_t i = begin; i < end; ++i) {
       files[i].id = built[i]->id();
-      files[i].record = published_record(*built[i]);
+      files[i].record = published_record(*built[i], languages);
       files[i].json = record_text(files[i].record);
-      files[i].en = en.render(files[i].record);
-      files[i].zh = zh.render(files[i].record);
+      for (MarkdownRenderer& renderer : renderers)
+        files[i].pages.push_back(renderer.render(files[i].record));
       if (progress) progress->advance();
     }
   });
+  return files;
+}
 
-  BuiltOutput out;
-  std::vector<const nlohmann::ordered_json*> records;
-  // kb.json is the array of the records, each indented one level further than in api/.
+// Adds each entry's record and pages, and the site's copies of them, to `tree`; returns kb.json,
+// the array of the records, each indented one level further than in api/.
+std::string add_entry_files(std::vector<EntryFiles>& files, const std::vector<Language>& languages,
+                            OutputTree& tree) {
   std::string bundle = files.empty() ? "[]" : "[\n";
   for (EntryFiles& file : files) {
     bundle += &file == &files.front() ? "  " : ",\n  ";
@@ -105,17 +121,29 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
       if (file.json[k] == '\n') bundle += "  ";
     }
     // The site carries its own copies, so that site/ can be published on its own.
-    out.tree.add("api/" + file.id + ".json", std::move(file.json));
-    out.tree.add("md/en/" + file.id + ".md", std::move(file.en));
-    out.tree.add("md/zh/" + file.id + ".md", std::move(file.zh));
-    for (const char* kind : {"api/", "md/en/", "md/zh/"}) {
-      const std::string path = kind + file.id + (kind[0] == 'a' ? ".json" : ".md");
-      out.tree.add_copy("site/" + path, path);
+    std::vector<std::string> paths = {"api/" + file.id + ".json"};
+    tree.add(paths.back(), std::move(file.json));
+    for (std::size_t l = 0; l < languages.size(); ++l) {
+      paths.push_back("md/" + languages[l].code + "/" + file.id + ".md");
+      tree.add(paths.back(), std::move(file.pages[l]));
     }
-    records.push_back(&file.record);
+    for (const std::string& path : paths) tree.add_copy("site/" + path, path);
   }
-  out.tree.add("kb.json", bundle + (files.empty() ? "\n" : "\n]\n"));
-  build_site(SiteModel(records, config), templates, out.tree, progress);
+  return bundle + (files.empty() ? "\n" : "\n]\n");
+}
+
+}  // namespace
+
+BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
+                         const TemplateSet& templates, const SiteConfig& config,
+                         Progress* progress) {
+  std::vector<EntryFiles> files =
+      render_entries(entries_to_build(kb, excluded), kb.languages, templates, progress);
+  BuiltOutput out;
+  out.tree.add("kb.json", add_entry_files(files, kb.languages, out.tree));
+  std::vector<const nlohmann::ordered_json*> records;
+  for (const EntryFiles& file : files) records.push_back(&file.record);
+  build_site(SiteModel(records, config, kb.languages), templates, out.tree, progress);
   if (progress) progress->clear();
   out.problems = check_site_links(out.tree);
   out.entries = files.size();

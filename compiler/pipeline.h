@@ -37,9 +37,9 @@ struct CheckOptions {
 CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
                                           const CheckOptions& options = {});
 
-// Discovers, loads and validates the entries at `root` without running the lint rules, for
-// commands that read a knowledge base rather than check it (kbc match). With `use_cache`, through
-// <root>/.kbc-cache.
+// Discovers, loads and validates the entries at `root` (in the languages of its kbc.yaml, whose
+// problems also go to `diagnostics`) without running the lint rules, for commands that read a
+// knowledge base rather than check it (kbc match). With `use_cache`, through <root>/.kbc-cache.
 KnowledgeBase load_entries(const FileSystem& fs, const std::string& root, bool use_cache,
                            Diagnostics& diagnostics);
 

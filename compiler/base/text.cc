@@ -140,4 +140,13 @@ std::optional<std::chrono::year_month_day> parse_date(std::string_view text) {
                                      std::chrono::day(static_cast<unsigned>(day))};
 }
 
+std::string joined_list(const std::vector<std::string>& items, std::string_view conjunction) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? " " + std::string(conjunction) + " " : ", ";
+    out += items[i];
+  }
+  return out;
+}
+
 }  // namespace kbc

@@ -44,6 +44,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string>& candidates);
 
+// The items as a sentence writes them: "a", "a or b", "a, b or c" (`conjunction` "or").
+std::string joined_list(const std::vector<std::string>& items, std::string_view conjunction);
+
 // The date written as YYYY-MM-DD (digits in that shape), or nullopt; call ok() on it to know
 // whether it is a real calendar day.
 std::optional<std::chrono::year_month_day> parse_date(std::string_view text);

@@ -146,8 +146,8 @@ const std::vector<Command>& all_commands() {
       {"stats",
        "",
        "Reports figures on the whole knowledge base, for the people who maintain it.\n"
-       "Entries per domain and verification tier, Chinese translation coverage, entries not\n"
-       "confirmed for 180 or 365 days, entries outside the transition graph, regex overlaps.\n"
+       "Entries per domain and verification tier, translation coverage per language, entries\n"
+       "not confirmed for 180 or 365 days, entries outside the transition graph, regex overlaps.\n"
        "Exit status: 0 (also when entries have errors), 2 usage or tool failure.",
        {kRoot,
         {"--format", "FORMAT", "text (default) or json", {"text", "json"}},

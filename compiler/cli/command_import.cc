@@ -8,6 +8,7 @@
 #include "base/text.h"
 #include "cli/command.h"
 #include "import/importer.h"
+#include "model/config.h"
 #include "model/entry.h"
 #include "resources.h"
 
@@ -49,7 +50,7 @@ void write_atomically(const fs::path& path, const std::string& content) {
 
 // Imports one record; false when it was refused.
 bool import_record(const std::string& file, std::size_t index, const ordered_json& record,
-                   const std::string& root, bool force) {
+                   const std::string& root, const std::vector<Language>& languages, bool force) {
   const std::string where = "record " + std::to_string(index);
   if (!record.is_object() || !record.contains("id") || !record["id"].is_string()) {
     report(file, {1, 1}, where + " has no id");
@@ -65,7 +66,7 @@ bool import_record(const std::string& file, std::size_t index, const ordered_jso
     report(file, {1, 1}, where + ": " + target.string() + " exists (use --force to overwrite)");
     return false;
   }
-  write_atomically(target, record_to_yaml(record));
+  write_atomically(target, record_to_yaml(record, languages));
   std::cout << "imported " << id << " -> " << target.string() << "\n";
   return true;
 }
@@ -76,6 +77,8 @@ int run_import(const Arguments& arguments) {
   if (arguments.positional.empty()) throw ToolError("kbc import: give at least one FILE.json");
   const std::string root = arguments.value_or("--root", ".");
   const RealFileSystem fs;
+  Diagnostics ignored;  // kbc lint reports a faulty kbc.yaml
+  const std::vector<Language> languages = load_kb_config(fs, root, ignored).languages;
   bool ok = true;
   for (const std::string& file : arguments.positional) {
     const auto records = read_records(file, fs.read(file));
@@ -84,7 +87,7 @@ int run_import(const Arguments& arguments) {
       continue;
     }
     for (std::size_t i = 0; i < records->size(); ++i) {
-      ok = import_record(file, i, (*records)[i], root, arguments.has("--force")) && ok;
+      ok = import_record(file, i, (*records)[i], root, languages, arguments.has("--force")) && ok;
     }
   }
   return ok ? 0 : 1;

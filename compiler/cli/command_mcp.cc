@@ -12,6 +12,7 @@
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
+#include "base/text.h"
 #include "cli/command.h"
 #include "cli/diagnostic_output.h"
 #include "cli/entry_source.h"
@@ -32,14 +33,40 @@ std::vector<ordered_json> bundle_records(const std::string& path) {
   return std::move(bundle.get_ref<ordered_json::array_t&>());
 }
 
-// The published records of the knowledge base's schema-valid entries.
-std::vector<ordered_json> knowledge_base_records(const std::string& root, bool cache) {
-  const KnowledgeBase kb = load_lookup_entries("mcp", root, cache);
-  std::vector<ordered_json> records;
-  for (const Entry& entry : kb.entries) {
-    if (entry.shape_ok) records.push_back(published_record(entry));
+// The languages of a bundle, which holds no kbc.yaml: the default base language, then each
+// language whose signature the first record has a key for (signature_zh), as kbc build writes
+// every record.
+std::vector<Language> bundle_languages(const std::vector<ordered_json>& records) {
+  nlohmann::json list = {default_language_list().front()};
+  const ordered_json first = records.empty() ? ordered_json::object() : records.front();
+  for (const auto& [key, value] : first.items()) {
+    const std::string code = key.starts_with("signature_") ? key.substr(10) : "";
+    if (code.size() >= 2 && code.size() <= 3 && ascii_lower(code) == code)
+      list.push_back({{"code", code}});
   }
-  return records;
+  return languages_from(list, built_in_strings);
+}
+
+// What the server serves: records, and the languages they are written in.
+struct Served {
+  std::vector<ordered_json> records;
+  std::vector<Language> languages;
+};
+
+Served bundle_entries(const std::string& path) {
+  Served served{bundle_records(path), {}};
+  served.languages = bundle_languages(served.records);
+  return served;
+}
+
+// The published records of the knowledge base's schema-valid entries.
+Served knowledge_base_entries(const std::string& root, bool cache) {
+  const KnowledgeBase kb = load_lookup_entries("mcp", root, cache);
+  Served served{{}, kb.languages};
+  for (const Entry& entry : kb.entries) {
+    if (entry.shape_ok) served.records.push_back(published_record(entry, kb.languages));
+  }
+  return served;
 }
 
 }  // namespace
@@ -50,11 +77,11 @@ int run_mcp(const Arguments& arguments) {
   if (arguments.values.count("--root") && arguments.values.count("--bundle"))
     throw ToolError("kbc mcp: give --root or --bundle, not both");
   const bool from_bundle = arguments.values.count("--bundle") > 0;
-  std::vector<ordered_json> records =
-      from_bundle
-          ? bundle_records(arguments.values.at("--bundle"))
-          : knowledge_base_records(arguments.value_or("--root", "."), !arguments.has("--no-cache"));
-  const McpServer server(std::move(records), {kbc_tool_info().version});
+  Served served = from_bundle ? bundle_entries(arguments.values.at("--bundle"))
+                              : knowledge_base_entries(arguments.value_or("--root", "."),
+                                                       !arguments.has("--no-cache"));
+  const McpServer server(std::move(served.records),
+                         {kbc_tool_info().version, kMaxMessageBytes, std::move(served.languages)});
   const std::size_t bad = server.tools().matcher().regex_errors().size();
   if (bad > 0 && !from_bundle) {
     std::cerr << "kbc mcp: " << bad << (bad == 1 ? " entry has a regex" : " entries have regexes")

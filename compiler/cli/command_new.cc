@@ -57,15 +57,29 @@ std::string checked_date(const Arguments& arguments) {
 
 // Where editors find the schema: the knowledge base's own copy, relative to the new file; else
 // where the site publishes it; else the schema's $id.
-std::string schema_reference(const FileSystem& fs, const std::string& root, const std::string& id) {
+std::string schema_reference(const FileSystem& fs, const std::string& root, const std::string& id,
+                             const std::string& base_url) {
   if (fs.size(join_path(root, kSchemaPath))) {
     const fs::path folder = fs::path("entries/" + id).parent_path();
     return fs::path(kSchemaPath).lexically_relative(folder).generic_string();
   }
-  Diagnostics ignored;  // kbc lint reports a faulty kbc.yaml
-  const std::string base_url = load_config(fs, root, ignored).base_url;
   if (!base_url.empty()) return base_url + kSchemaPath;
   return entry_schema().at("$id").get<std::string>();
+}
+
+// The languages but the base, whose keys the scaffold lists commented out: the code, the spaces
+// that keep the comments after the key aligned for a code of two letters or three, the name.
+kainjow::mustache::data translations(const std::vector<Language>& languages) {
+  kainjow::mustache::data list{kainjow::mustache::data::type::list};
+  for (const Language& language : languages) {
+    if (language.base) continue;
+    kainjow::mustache::data item;
+    item.set("code", language.code);
+    item.set("pad", std::string(language.code.size() < 3 ? 3 - language.code.size() : 0, ' '));
+    item.set("english_name", language.english_name);
+    list.push_back(item);
+  }
+  return list;
 }
 
 std::string scaffold(const FileSystem& fs, const std::string& root, const std::string& id,
@@ -74,8 +88,11 @@ std::string scaffold(const FileSystem& fs, const std::string& root, const std::s
   kainjow::mustache::mustache scaffold_template(TemplateSet(fs, root).text(name));
   if (!scaffold_template.is_valid())
     throw ToolError("templates/" + name + ": " + scaffold_template.error_message());
+  Diagnostics ignored;  // kbc lint reports a faulty kbc.yaml
+  const KbConfig config = load_kb_config(fs, root, ignored);
   kainjow::mustache::data values;
-  values.set("schema", schema_reference(fs, root, id));
+  values.set("schema", schema_reference(fs, root, id, config.site.base_url));
+  values.set("translations", translations(config.languages));
   values.set("id", id);
   values.set("domain", id.substr(0, id.find('/')));
   values.set("date", date);

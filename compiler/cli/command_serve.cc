@@ -67,6 +67,8 @@ ServeBuild build_site(const std::string& root, const std::string& base_url, bool
     out.update.diagnostics = std::move(shown);
     out.update.tree = std::make_shared<const OutputTree>(std::move(built.tree));
     out.update.entries = built.entries;
+    for (const Language& language : checked.kb.languages)
+      out.update.languages.push_back(language.code);
     out.left_out = failed.size();
   } catch (const ToolError& e) {
     out.update.failure = e.what();

@@ -51,7 +51,7 @@ std::string man_page(const std::vector<Command>& commands, std::string_view vers
   out +=
       "kbc compiles a folder of YAML error entries (one file per entry under\n"
       ".IR entries/ )\n"
-      "into a JSON bundle, per-entry JSON records, Markdown pages and a bilingual static "
+      "into a JSON bundle, per-entry JSON records, Markdown pages and a multilingual static "
       "site, and checks them: every entry against the JSON Schema and the lint rules, with "
       "diagnostics as\n.IR path : line : col :\n"
       ".IR severity :\n.I message\n.RI [ rule\\-id ].\n";

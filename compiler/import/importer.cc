@@ -11,22 +11,29 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// Keys the build fills in with null, [] or {} when an entry leaves them out.
-const std::set<std::string> kDefaultedKeys = {"signature_zh",     "subcategory",
-                                              "root_cause_type",  "root_cause_zh",
-                                              "versions",         "os_specific",
-                                              "workarounds_zh",   "transition_graph",
-                                              "official_doc_url", "official_doc_section",
-                                              "error_code",       "tags",
-                                              "aliases",          "condition",
-                                              "sources",          "how",
-                                              "introduced",       "deprecated",
-                                              "removed",          "behavior_change",
-                                              "status",           "leads_to",
-                                              "preceded_by",      "frequently_confused_with"};
+// Keys the build fills in with null, [] or {} when an entry leaves them out, besides each
+// language's copy of signature, root_cause and workarounds (defaulted_keys).
+const std::set<std::string> kDefaultedKeys = {
+    "subcategory", "root_cause_type", "versions", "os_specific", "transition_graph",
+    "official_doc_url", "official_doc_section", "error_code", "tags", "aliases",
+    // Keys of list items and of the transition graph.
+    "condition", "sources", "how", "introduced", "deprecated", "removed", "behavior_change",
+    "status", "leads_to", "preceded_by", "frequently_confused_with"};
 
-bool is_default(const std::string& key, const ordered_json& value) {
-  if (!kDefaultedKeys.count(key)) return false;
+std::set<std::string> defaulted_keys(const std::vector<Language>& languages) {
+  std::set<std::string> keys = kDefaultedKeys;
+  for (const Language& language : languages) {
+    if (language.base) continue;
+    // Not dead_ends: a record has its translations only where the entry has them.
+    for (const char* key : {"signature", "root_cause", "workarounds"})
+      keys.insert(language.key(key));
+  }
+  return keys;
+}
+
+bool is_default(const std::set<std::string>& defaulted, const std::string& key,
+                const ordered_json& value) {
+  if (!defaulted.count(key)) return false;
   if (value.is_null() || (value.is_structured() && value.empty())) return true;
   if (value.is_string() && value.get_ref<const std::string&>().empty()) {
     return key == "condition" || key == "how";
@@ -40,7 +47,7 @@ bool is_default(const std::string& key, const ordered_json& value) {
   return false;
 }
 
-void emit(YAML::Emitter& out, const ordered_json& value);
+void emit(YAML::Emitter& out, const ordered_json& value, const std::set<std::string>& defaulted);
 
 // YAML 1.1 tools read an unquoted 2024-06-01 as a date; quoting keeps it text everywhere.
 bool looks_like_date(const std::string& text) {
@@ -58,14 +65,14 @@ void emit_string(YAML::Emitter& out, const std::string& text) {
   }
 }
 
-void emit(YAML::Emitter& out, const ordered_json& value) {
+void emit(YAML::Emitter& out, const ordered_json& value, const std::set<std::string>& defaulted) {
   switch (value.type()) {
     case ordered_json::value_t::object:
       out << YAML::BeginMap;
       for (const auto& [key, child] : value.items()) {
-        if (is_default(key, child)) continue;
+        if (is_default(defaulted, key, child)) continue;
         out << YAML::Key << key << YAML::Value;
-        emit(out, child);
+        emit(out, child, defaulted);
       }
       out << YAML::EndMap;
       break;
@@ -75,7 +82,7 @@ void emit(YAML::Emitter& out, const ordered_json& value) {
         break;
       }
       out << YAML::BeginSeq;
-      for (const auto& child : value) emit(out, child);
+      for (const auto& child : value) emit(out, child, defaulted);
       out << YAML::EndSeq;
       break;
     case ordered_json::value_t::string:
@@ -91,11 +98,11 @@ void emit(YAML::Emitter& out, const ordered_json& value) {
 
 }  // namespace
 
-std::string record_to_yaml(const ordered_json& record) {
+std::string record_to_yaml(const ordered_json& record, const std::vector<Language>& languages) {
   YAML::Emitter out;
   out.SetIndent(2);
   out.SetSeqFormat(YAML::Block);
-  emit(out, record);
+  emit(out, record, defaulted_keys(languages));
   return std::string(out.c_str()) + "\n";
 }
 

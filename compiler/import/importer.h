@@ -8,10 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
+
+#include "model/languages.h"
 
 namespace kbc {
 
-// The YAML text of one record.
-std::string record_to_yaml(const nlohmann::ordered_json& record);
+// The YAML text of one record, for a knowledge base in `languages`.
+std::string record_to_yaml(const nlohmann::ordered_json& record,
+                           const std::vector<Language>& languages = default_languages());
 
 }  // namespace kbc

@@ -81,10 +81,15 @@ const std::vector<Rule>& all_rules() {
        rules::xref_self},
       // Translations.
       {"i18n-length", S::kError,
-       "workarounds_zh or dead_ends_zh has a different length than its list", rules::i18n_length,
-       kRequired},
+       "a translated list (workarounds_zh, dead_ends_ja, ...) has a different length than its list",
+       rules::i18n_length, kRequired},
       {"i18n-missing", S::kWarning,
-       "a Chinese text is missing or blank where the English one exists", rules::i18n_missing},
+       "a translated text (signature_zh, ...) is missing or blank where the base language's exists",
+       rules::i18n_missing},
+      // Reported while reading kbc.yaml (see model/config.cc).
+      {"config-language", S::kError,
+       "kbc.yaml lists a language twice, or one without UI strings (templates/strings/<code>.json)",
+       nullptr, kRequired},
       // Reported while applying kbc.yaml and the kbc-disable comments (see suppressions.cc).
       {"config-unknown-rule", S::kError,
        "kbc.yaml names a rule that does not exist (under rules or exclude), with a did-you-mean",

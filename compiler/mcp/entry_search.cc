@@ -24,32 +24,35 @@ std::string keywords(const ordered_json& record) {
 }
 
 // The fields the site's search index holds for a record, with their weights.
-std::vector<std::pair<std::string, int>> indexed_fields(const ordered_json& record, bool zh) {
+std::vector<std::pair<std::string, int>> indexed_fields(const ordered_json& record,
+                                                        const Language& language) {
   std::vector<std::pair<std::string, int>> fields = {
       {string_field(record, "error_code"), 10},
-      {localized_field(record, "signature", zh), 8},
+      {localized_field(record, "signature", language), 8},
       {string_field(record, "signature"), 8},
       {string_field(record, "id"), 6},
       {keywords(record), 5},
-      {localized_field(record, "root_cause", zh), 1}};
-  if (zh) fields.push_back({string_field(record, "root_cause"), 1});  // English is searched too
+      {localized_field(record, "root_cause", language), 1}};
+  // The base language is searched too.
+  if (!language.base) fields.push_back({string_field(record, "root_cause"), 1});
   return fields;
 }
 
 }  // namespace
 
-EntrySearch::EntrySearch(const std::vector<ordered_json>& records) : records_(records) {
+EntrySearch::EntrySearch(const std::vector<ordered_json>& records,
+                         const std::vector<Language>& languages)
+    : records_(records), postings_(languages.size()) {
   for (std::size_t i = 0; i < records.size(); ++i) {
-    for (const bool zh : {false, true}) {
+    for (std::size_t l = 0; l < languages.size(); ++l) {
       std::map<std::string, int> best;
-      for (const auto& [text, weight] : indexed_fields(records[i], zh)) {
+      for (const auto& [text, weight] : indexed_fields(records[i], languages[l])) {
         for (std::string& token : search_tokens(text)) {
           int& score = best[std::move(token)];
           score = std::max(score, weight);
         }
       }
-      Postings& postings = zh ? chinese_ : english_;
-      for (const auto& [token, weight] : best) postings[token].emplace_back(i, weight);
+      for (const auto& [token, weight] : best) postings_[l][token].emplace_back(i, weight);
     }
   }
 }
@@ -75,8 +78,8 @@ std::map<std::size_t, int> EntrySearch::token_scores(const Postings& postings,
 }
 
 std::vector<EntrySearch::Result> EntrySearch::search(std::string_view query,
-                                                     Language language) const {
-  const Postings& postings = language == Language::kChinese ? chinese_ : english_;
+                                                     std::size_t language) const {
+  const Postings& postings = postings_.at(language);
   const std::vector<std::string> tokens = search_tokens(query);
   std::map<std::size_t, int> totals;
   for (std::size_t t = 0; t < tokens.size(); ++t) {

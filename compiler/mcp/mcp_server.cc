@@ -66,16 +66,20 @@ bool is_text(const json& value, std::string_view text) {
   return value.is_string() && value.get_ref<const std::string&>() == text;
 }
 
-constexpr std::string_view kInstructions =
-    "This server answers from a knowledge base of error entries: for an error message or a log, "
-    "call lookup_error; it returns the entries that explain it with their best workaround and "
-    "the fixes known not to work (dead ends). get_entry gives an entry's full record and related "
-    "errors; search finds entries by words, in English or Chinese.";
+std::string instructions(const std::vector<Language>& languages) {
+  std::vector<std::string> names;
+  for (const Language& language : languages) names.push_back(language.english_name);
+  return "This server answers from a knowledge base of error entries: for an error message or a "
+         "log, call lookup_error; it returns the entries that explain it with their best "
+         "workaround and the fixes known not to work (dead ends). get_entry gives an entry's full "
+         "record and related errors; search finds entries by words, in " +
+         joined_list(names, "or") + ".";
+}
 
 }  // namespace
 
 McpServer::McpServer(std::vector<ordered_json> records, McpServerOptions options)
-    : tools_(std::move(records)), options_(std::move(options)) {}
+    : tools_(std::move(records), options.languages), options_(std::move(options)) {}
 
 std::string McpServer::too_long_reply() const {
   return line_of(error_reply(nullptr, kInvalidRequest,
@@ -173,7 +177,7 @@ ordered_json McpServer::initialize(const json& params) const {
   out["protocolVersion"] = version;
   out["capabilities"] = {{"tools", ordered_json::object()}};
   out["serverInfo"] = {{"name", "kbc"}, {"version", options_.version}};
-  out["instructions"] = kInstructions;
+  out["instructions"] = instructions(options_.languages);
   return out;
 }
 

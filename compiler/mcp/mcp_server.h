@@ -47,6 +47,7 @@ extern const std::vector<std::string_view> kProtocolVersions;
 struct McpServerOptions {
   std::string version = "0";  // serverInfo.version: kbc's version
   std::size_t max_message_bytes = kMaxMessageBytes;
+  std::vector<Language> languages = default_languages();  // those of the knowledge base
 };
 
 class McpServer {

@@ -1,6 +1,7 @@
 #include "mcp/mcp_tools.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "base/text.h"
 #include "render/record.h"
@@ -74,7 +75,7 @@ std::vector<std::string> graph_ids(const ordered_json& record, const char* key) 
   return out;
 }
 
-ordered_json string_schema(const char* description) {
+ordered_json string_schema(const std::string& description) {
   return {{"type", "string"}, {"description", description}};
 }
 
@@ -86,7 +87,7 @@ ordered_json top_schema(int fallback, const char* description) {
           {"description", description}};
 }
 
-ordered_json tool(const char* name, const char* title, const char* description,
+ordered_json tool(const char* name, const char* title, const std::string& description,
                   ordered_json properties, std::vector<std::string> required) {
   ordered_json out;
   out["name"] = name;
@@ -99,6 +100,65 @@ ordered_json tool(const char* name, const char* title, const char* description,
   out["annotations"] = {
       {"title", title}, {"readOnlyHint", true}, {"idempotentHint", true}, {"openWorldHint", false}};
   return out;
+}
+
+using LanguageText = std::function<std::string(const Language&)>;
+
+// `of` each language ("Chinese", "_zh"), or each but the base.
+std::vector<std::string> all_of(const std::vector<Language>& languages, const LanguageText& of) {
+  std::vector<std::string> out;
+  for (const Language& language : languages) out.push_back(of(language));
+  return out;
+}
+std::vector<std::string> translations_of(const std::vector<Language>& languages,
+                                         const LanguageText& of) {
+  std::vector<std::string> out = all_of(languages, of);
+  out.erase(out.begin());
+  return out;
+}
+
+std::string english_name(const Language& language) { return language.english_name; }
+
+// "in English and where translated in Chinese: the _zh fields"
+std::string record_languages(const std::vector<Language>& languages) {
+  const std::vector<std::string> names = translations_of(languages, english_name);
+  std::string out = "in " + languages.front().english_name;
+  if (names.empty()) return out;
+  const auto suffix = [](const Language& language) { return "_" + language.code; };
+  return out + " and where translated in " + joined_list(names, "and") + ": the " +
+         joined_list(translations_of(languages, suffix), "and") + " fields";
+}
+
+// "zh searches the Chinese translations (and the English root causes)"
+std::string search_languages(const std::vector<Language>& languages) {
+  const std::vector<std::string> searches = translations_of(languages, [](const Language& l) {
+    return l.code + " searches the " + l.english_name + " translations";
+  });
+  if (searches.empty()) return "the language of the texts to search";
+  return joined_list(searches, "and") + " (and the " + languages.front().english_name +
+         " root causes)";
+}
+
+std::string code(const Language& language) { return language.code; }
+
+ordered_json language_schema(const std::vector<Language>& languages) {
+  return {{"type", "string"},
+          {"enum", all_of(languages, code)},
+          {"default", languages.front().code},
+          {"description", search_languages(languages)}};
+}
+
+// search's `language`: the index of one of `languages` (the base language's when not given).
+std::size_t language_argument(const json& arguments, const std::vector<Language>& languages) {
+  const std::string code =
+      string_argument(arguments, "search", "language", languages.front().code.c_str());
+  for (std::size_t l = 0; l < languages.size(); ++l) {
+    if (languages[l].code == code) return l;
+  }
+  const auto quoted = [](const Language& l) { return "\"" + l.code + "\""; };
+  throw InvalidArguments("search: 'language' must be " +
+                         joined_list(all_of(languages, quoted), "or") + ", not " +
+                         quote_text(code));
 }
 
 }  // namespace
@@ -116,7 +176,8 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
   return suggestion ? "; did you mean '" + *suggestion + "'?" : "";
 }
 
-McpTools::McpTools(std::vector<ordered_json> records) : records_(std::move(records)) {
+McpTools::McpTools(std::vector<ordered_json> records, std::vector<Language> languages)
+    : records_(std::move(records)), languages_(std::move(languages)) {
   std::stable_sort(records_.begin(), records_.end(), [](const auto& a, const auto& b) {
     return string_field(a, "id") < string_field(b, "id");
   });
@@ -126,7 +187,7 @@ McpTools::McpTools(std::vector<ordered_json> records) : records_(std::move(recor
     match.push_back(match_record(json(records_[i])));
   }
   matcher_ = std::make_unique<Matcher>(std::move(match));
-  search_ = std::make_unique<EntrySearch>(records_);
+  search_ = std::make_unique<EntrySearch>(records_, languages_);
 }
 
 McpTools::~McpTools() = default;
@@ -146,10 +207,11 @@ ordered_json McpTools::list() const {
   tools.push_back(tool(
       "get_entry", "Get an entry",
       "Returns one knowledge-base entry by id: its full record (signature, root cause, versions, "
-      "workarounds with success rates, dead ends, sources, in English and where translated in "
-      "Chinese: the _zh fields) and its related entries: the errors it leads to, the errors that "
-      "precede it and the errors it is often confused with, in both directions (an entry that "
-      "says it leads to this one shows here as preceding it).",
+      "workarounds with success rates, dead ends, sources, " +
+          record_languages(languages_) +
+          ") and its related entries: the errors it leads to, the errors that precede it and the "
+          "errors it is often confused with, in both directions (an entry that says it leads to "
+          "this one shows here as preceding it).",
       {{"id", string_schema("the entry id, such as 'cuda/illegal-memory-access'")}}, {"id"}));
   tools.push_back(tool(
       "search", "Search entries",
@@ -157,12 +219,9 @@ ordered_json McpTools::list() const {
       "causes, as the knowledge base's site searches them. Every word of the query must occur "
       "(a word also matches longer words it begins); Chinese text is matched by any two "
       "consecutive characters. Use lookup_error instead when you have the error message itself.",
-      {{"query", string_schema("words to look for, in English or Chinese")},
-       {"language",
-        {{"type", "string"},
-         {"enum", {"en", "zh"}},
-         {"default", "en"},
-         {"description", "zh searches the Chinese translations (and the English root causes)"}}},
+      {{"query", string_schema("words to look for, in " +
+                               joined_list(all_of(languages_, english_name), "or"))},
+       {"language", language_schema(languages_)},
        {"top", top_schema(10, "how many entries to return at most")}},
       {"query"}));
   return tools;
@@ -259,11 +318,7 @@ ordered_json McpTools::related(std::size_t index) const {
 ToolResult McpTools::search(const json& arguments) const {
   check_keys(arguments, "search", {"query", "language", "top"});
   const std::string query = string_argument(arguments, "search", "query");
-  const std::string language = string_argument(arguments, "search", "language", "en");
-  if (language != "en" && language != "zh") {
-    throw InvalidArguments("search: 'language' must be \"en\" or \"zh\", not " +
-                           quote_text(language));
-  }
+  const std::size_t language = language_argument(arguments, languages_);
   const int top = top_argument(arguments, "search", 10);
   if (query.size() > kMaxQueryBytes) {
     return failure("the query is " + std::to_string(query.size()) +
@@ -277,11 +332,9 @@ ToolResult McpTools::search(const json& arguments) const {
     return failure("the query holds " + std::to_string(tokens) + " words; search takes at most " +
                    std::to_string(kMaxQueryTokens) + " (use lookup_error for a message or a log)");
   }
-  const bool zh = language == "zh";
-  const auto results = search_->search(
-      query, zh ? EntrySearch::Language::kChinese : EntrySearch::Language::kEnglish);
+  const auto results = search_->search(query, language);
   ordered_json out;
-  out["language"] = language;
+  out["language"] = languages_[language].code;
   out["total"] = results.size();
   out["results"] = ordered_json::array();
   for (std::size_t i = 0; i < results.size() && i < static_cast<std::size_t>(top); ++i) {
@@ -289,9 +342,10 @@ ToolResult McpTools::search(const json& arguments) const {
     out["results"].push_back(
         {{"rank", i + 1},
          {"id", string_field(record, "id")},
-         {"signature", localized_field(record, "signature", zh)},
+         {"signature", localized_field(record, "signature", languages_[language])},
          {"score", results[i].score},
-         {"snippet", search_snippet(localized_field(record, "root_cause", zh), kSnippetBytes)}});
+         {"snippet", search_snippet(localized_field(record, "root_cause", languages_[language]),
+                                    kSnippetBytes)}});
   }
   return {std::move(out), ""};
 }

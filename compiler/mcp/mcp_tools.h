@@ -24,6 +24,7 @@
 
 #include "match/matcher.h"
 #include "mcp/entry_search.h"
+#include "model/languages.h"
 
 namespace kbc {
 
@@ -52,8 +53,9 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 class McpTools {
  public:
   // The records of the entries (published records, or a bundle's), in any order: they are
-  // sorted by id.
-  explicit McpTools(std::vector<nlohmann::ordered_json> records);
+  // sorted by id. `languages` are those of the knowledge base, which `search` offers.
+  explicit McpTools(std::vector<nlohmann::ordered_json> records,
+                    std::vector<Language> languages = default_languages());
   ~McpTools();
   McpTools(const McpTools&) = delete;
   McpTools& operator=(const McpTools&) = delete;
@@ -77,6 +79,7 @@ class McpTools {
   nlohmann::ordered_json link_item(const std::string& id, const char* direction) const;
 
   std::vector<nlohmann::ordered_json> records_;
+  std::vector<Language> languages_;
   std::map<std::string, std::size_t, std::less<>> by_id_;  // the first record of each id
   std::unique_ptr<Matcher> matcher_;
   std::unique_ptr<EntrySearch> search_;

@@ -1,5 +1,6 @@
 #include "model/config.h"
 
+#include <map>
 #include <optional>
 
 #include "load/yaml_loader.h"
@@ -7,6 +8,14 @@
 #include "validate/schema_validator.h"
 
 namespace kbc {
+
+std::optional<std::string> template_file(const FileSystem& fs, const std::string& root,
+                                         const std::string& name) {
+  const std::string own = join_path(root, "templates/" + name);
+  if (fs.size(own)) return fs.read(own);
+  if (const auto embedded = embedded_resource("templates/" + name)) return std::string(*embedded);
+  return std::nullopt;
+}
 
 std::string normalized_base_url(std::string url) {
   while (url.ends_with('/')) url.pop_back();
@@ -59,10 +68,62 @@ LintConfig lint_config(const YamlDocument& document) {
   return lint;
 }
 
+// The UI strings the site shows in language `code`; nullopt when there are none. A file that is
+// not JSON gives a value that is not an object: the build reports it.
+std::optional<nlohmann::json> ui_strings(const FileSystem& fs, const std::string& root,
+                                         const std::string& code) {
+  const auto text = template_file(fs, root, "strings/" + code + ".json");
+  if (!text) return std::nullopt;
+  return nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+}
+
+StringsLookup strings_of(const FileSystem& fs, const std::string& root) {
+  return [&fs, root](const std::string& code) { return ui_strings(fs, root, code); };
+}
+
+// Why a language of kbc.yaml cannot be used, or "": its code is listed on an earlier line
+// (`first_lines`), or it has no UI strings.
+std::string language_problem(const std::string& code, const std::map<std::string, int>& first_lines,
+                             const FileSystem& fs, const std::string& root) {
+  if (const auto it = first_lines.find(code); it != first_lines.end()) {
+    return "the language '" + code + "' is listed twice (first on line " +
+           std::to_string(it->second) + ")";
+  }
+  if (template_file(fs, root, "strings/" + code + ".json")) return "";
+  return "the language '" + code +
+         "' has no UI strings: add them to the knowledge base as templates/strings/" + code +
+         ".json, with the keys of kbc's templates/strings/en.json";
+}
+
+// The schema-valid `languages` of kbc.yaml, or nullopt when one of them cannot be used (each a
+// config-language error).
+std::optional<std::vector<Language>> configured_languages(const YamlDocument& document,
+                                                          const FileSystem& fs,
+                                                          const std::string& root,
+                                                          Diagnostics& out) {
+  const nlohmann::json& list = document.value["languages"];
+  std::map<std::string, int> first_lines;  // code -> the line it is first listed on
+  bool usable = true;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string code = list[i]["code"];
+    const std::string pointer = "/languages/" + std::to_string(i) + "/code";
+    const Location at = document.sources.find(pointer).value;
+    if (std::string problem = language_problem(code, first_lines, fs, root); !problem.empty()) {
+      out.push_back(
+          {kConfigFile, at, Severity::kError, std::move(problem), "config-language", "", pointer});
+      usable = false;
+    }
+    first_lines.emplace(code, at.line);
+  }
+  if (!usable) return std::nullopt;
+  return languages_from(list, strings_of(fs, root));
+}
+
 }  // namespace
 
 KbConfig load_kb_config(const FileSystem& fs, const std::string& root, Diagnostics& out) {
   KbConfig config;
+  config.languages = languages_from(default_language_list(), strings_of(fs, root));
   const std::string file = join_path(root, kConfigFile);
   const auto bytes = fs.size(file);
   if (!bytes || fs.is_directory(file)) return config;
@@ -87,11 +148,11 @@ KbConfig load_kb_config(const FileSystem& fs, const std::string& root, Diagnosti
   if (value.contains("title")) config.site.title = value["title"].get<std::string>();
   if (value.contains("base_url"))
     config.site.base_url = normalized_base_url(value["base_url"].get<std::string>());
+  if (value.contains("languages")) {
+    if (auto languages = configured_languages(*document, fs, root, out))
+      config.languages = std::move(*languages);
+  }
   return config;
-}
-
-SiteConfig load_config(const FileSystem& fs, const std::string& root, Diagnostics& out) {
-  return load_kb_config(fs, root, out).site;
 }
 
 }  // namespace kbc

@@ -1,15 +1,18 @@
 // The settings of a knowledge base: kbc.yaml at its root, optional, validated against
-// schema/kbc.schema.json like an entry (unknown keys are errors).
+// schema/kbc.schema.json like an entry (unknown keys are errors), and the templates/ it may
+// hold of its own.
 //
 // The lint settings (`rules`, `exclude`) are kept here as written, with their positions; lint
 // checks the rule ids and applies them (lint/suppressions.cc), since only lint knows its rules.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
+#include "model/languages.h"
 #include "site/site_model.h"
 
 namespace kbc {
@@ -46,15 +49,20 @@ struct LintConfig {
 struct KbConfig {
   SiteConfig site;
   LintConfig lint;
+  std::vector<Language> languages;  // named by the knowledge base's UI strings
 };
 
 // Reads kbc.yaml under `root` when there is one; problems go to `out` with path "kbc.yaml".
 // A file that fails the schema leaves the site's defaults in place, but its well-formed lint
 // settings still apply, so that one typo does not bring back every finding they turn off.
+// Languages that cannot be used (a code listed twice, one without UI strings) are
+// config-language errors and leave the default languages in place too.
 KbConfig load_kb_config(const FileSystem& fs, const std::string& root, Diagnostics& out);
 
-// The site's part of load_kb_config.
-SiteConfig load_config(const FileSystem& fs, const std::string& root, Diagnostics& out);
+// templates/<name> of the knowledge base at `root` when it has one, else kbc's built-in copy;
+// nullopt when neither exists. A knowledge base overrides templates file by file.
+std::optional<std::string> template_file(const FileSystem& fs, const std::string& root,
+                                         const std::string& name);
 
 // `url` with exactly one trailing '/'; "" stays "".
 std::string normalized_base_url(std::string url);

@@ -14,6 +14,7 @@
 #include "base/file_system.h"
 #include "base/progress.h"
 #include "model/entry.h"
+#include "model/languages.h"
 #include "model/parse_cache.h"
 #include "validate/schema_validator.h"
 
@@ -23,6 +24,8 @@ struct KnowledgeBase {
   std::vector<Entry> entries;      // sorted by path
   std::set<std::string> file_ids;  // ids implied by every entry file, loadable or not
   std::map<std::string, std::vector<std::size_t>> by_id;  // declared id -> indices into entries
+  // The languages it is written in (kbc.yaml), which its entries were validated for.
+  std::vector<Language> languages = default_languages();
 
   // The entry declaring `id` (the first, when several do), or nullptr.
   const Entry* find(std::string_view id) const;

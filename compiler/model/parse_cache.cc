@@ -25,13 +25,14 @@ std::string hex(std::uint64_t value) {
   return text;
 }
 
-// This build of kbc: its executable's size, modification time and inode.
-std::string fingerprint() {
+// This build of kbc (its executable's size, modification time and inode) and the salt.
+std::string fingerprint(std::string_view salt) {
   struct stat st {};
   if (::stat("/proc/self/exe", &st) != 0) return "";
   const std::string identity = std::to_string(kFormat) + ":" + std::to_string(st.st_size) + ":" +
                                std::to_string(st.st_mtim.tv_sec) + "." +
-                               std::to_string(st.st_mtim.tv_nsec) + ":" + std::to_string(st.st_ino);
+                               std::to_string(st.st_mtim.tv_nsec) + ":" +
+                               std::to_string(st.st_ino) + ":" + std::string(salt);
   return hex(std::hash<std::string_view>{}(identity));
 }
 
@@ -68,8 +69,8 @@ std::optional<std::string> read_file(const fs::path& path) {
 
 }  // namespace
 
-ParseCache::ParseCache(const std::string& root) {
-  const std::string build = fingerprint();
+ParseCache::ParseCache(const std::string& root, std::string_view salt) {
+  const std::string build = fingerprint(salt);
   if (build.empty()) return;
   const fs::path base = fs::path(root.empty() ? "." : root) / ".kbc-cache";
   std::error_code error;

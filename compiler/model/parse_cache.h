@@ -27,7 +27,9 @@ class ParseCache {
     Diagnostics diagnostics;     // from loading and validating it
   };
 
-  explicit ParseCache(const std::string& root);
+  // `salt` is what else the results depend on (the text of the entry schema, which kbc.yaml's
+  // languages change): results stored under another salt are never used.
+  explicit ParseCache(const std::string& root, std::string_view salt = "");
 
   // The stored result for this path and content, if any.
   std::optional<Result> find(const std::string& path, std::string_view content) const;

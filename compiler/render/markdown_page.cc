@@ -19,14 +19,17 @@ std::string percent(const ordered_json& rate) {
   return rate.is_number() ? std::to_string(std::lround(rate.get<double>() * 100)) : "?";
 }
 
-// The i-th translation from a _zh list, falling back to the English text.
-std::string translated(const ordered_json& record, const char* list, std::size_t i,
-                       std::string english) {
-  const auto it = record.find(list);
-  if (it == record.end() || !it->is_array() || i >= it->size() || !(*it)[i].is_string())
-    return english;
-  const std::string zh = (*it)[i].get<std::string>();
-  return zh.empty() ? english : zh;
+// The action of the i-th item of `list` in `language`: from the translated list
+// (workarounds_zh), falling back to the item's own.
+std::string action(const ordered_json& record, const char* list, std::size_t i,
+                   const Language& language) {
+  const std::string own = string_field(record[list][i], "action");
+  const auto it = record.find(language.key(list));
+  if (language.base || it == record.end() || !it->is_array() || i >= it->size() ||
+      !(*it)[i].is_string())
+    return own;
+  const std::string translated = (*it)[i].get<std::string>();
+  return translated.empty() ? own : translated;
 }
 
 // Sets `key` only for a non-empty value, so that {{#key}} sections skip empty text.
@@ -67,16 +70,14 @@ data versions(const ordered_json& record) {
   return list;
 }
 
-data workarounds(const ordered_json& record, bool zh) {
+data workarounds(const ordered_json& record, const Language& language) {
   data list{data::type::list};
   const auto& items = record["workarounds"];
   for (std::size_t i = 0; i < items.size(); ++i) {
     const auto& item = items[i];
     data row;
     put(row, "number", std::to_string(i + 1));
-    put(row, "action",
-        zh ? translated(record, "workarounds_zh", i, string_field(item, "action"))
-           : string_field(item, "action"));
+    put(row, "action", action(record, "workarounds", i, language));
     put(row, "success", percent(item["success_rate"]));
     const std::string how = string_field(item, "how");
     set_text(row, "how", indent_lines(how, "   "));
@@ -88,15 +89,13 @@ data workarounds(const ordered_json& record, bool zh) {
   return list;
 }
 
-data dead_ends(const ordered_json& record, bool zh) {
+data dead_ends(const ordered_json& record, const Language& language) {
   data list{data::type::list};
   const auto& items = record["dead_ends"];
   for (std::size_t i = 0; i < items.size(); ++i) {
     const auto& item = items[i];
     data row;
-    put(row, "action",
-        zh ? translated(record, "dead_ends_zh", i, string_field(item, "action"))
-           : string_field(item, "action"));
+    put(row, "action", action(record, "dead_ends", i, language));
     put(row, "why_fails", string_field(item, "why_fails"));
     put(row, "fail", percent(item["fail_rate"]));
     set_text(row, "common_misconception", string_field(item, "common_misconception"));
@@ -116,8 +115,8 @@ data labels(const nlohmann::json& strings) {
   return layer;
 }
 
-data page_data(const ordered_json& record, bool zh) {
-  const auto localized = [&](const char* key) { return localized_field(record, key, zh); };
+data page_data(const ordered_json& record, const Language& language) {
+  const auto localized = [&](const char* key) { return localized_field(record, key, language); };
   data page;
   put(page, "id", string_field(record, "id"));
   put(page, "signature", localized("signature"));
@@ -130,9 +129,9 @@ data page_data(const ordered_json& record, bool zh) {
   put(page, "has_versions", !record["versions"].empty());
   put(page, "versions", versions(record));
   put(page, "has_workarounds", !record["workarounds"].empty());
-  put(page, "workarounds", workarounds(record, zh));
+  put(page, "workarounds", workarounds(record, language));
   put(page, "has_dead_ends", !record["dead_ends"].empty());
-  put(page, "dead_ends", dead_ends(record, zh));
+  put(page, "dead_ends", dead_ends(record, language));
   return page;
 }
 
@@ -141,13 +140,13 @@ data page_data(const ordered_json& record, bool zh) {
 struct MarkdownRenderer::Compiled {
   mustache page_template;
   data labels;
-  bool zh;
+  Language language;
 };
 
-MarkdownRenderer::MarkdownRenderer(const TemplateSet& templates, const std::string& language)
+MarkdownRenderer::MarkdownRenderer(const TemplateSet& templates, const Language& language)
     : compiled_(std::make_unique<Compiled>(Compiled{mustache(templates.text("page.md.mustache")),
-                                                    labels(templates.strings(language)),
-                                                    language == "zh"})) {
+                                                    labels(templates.strings(language.code)),
+                                                    language})) {
   if (!compiled_->page_template.is_valid()) {
     throw ToolError("templates/page.md.mustache: " + compiled_->page_template.error_message());
   }
@@ -157,7 +156,7 @@ MarkdownRenderer::~MarkdownRenderer() = default;
 MarkdownRenderer::MarkdownRenderer(MarkdownRenderer&&) noexcept = default;
 
 std::string MarkdownRenderer::render(const ordered_json& record) {
-  const data page = page_data(record, compiled_->zh);
+  const data page = page_data(record, compiled_->language);
   MustacheContext context(&compiled_->labels);
   context.push(&page);
   return render_mustache(compiled_->page_template, context);

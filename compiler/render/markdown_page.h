@@ -1,7 +1,8 @@
-// Render: the Markdown page of one entry (the layout of seeds/000), in English or Chinese.
+// Render: the Markdown page of one entry (the layout of seeds/000), in one of its languages.
 //
-// The page is drawn from the published record, so the page and the JSON never disagree. The
-// Chinese page uses the _zh texts where the entry has them and the English text where not.
+// The page is drawn from the published record, so the page and the JSON never disagree. The page
+// of a language other than the base uses its texts (the _zh ones in Chinese) where the entry has
+// them and the base language's where not.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "model/languages.h"
 #include "render/templates.h"
 
 namespace kbc {
@@ -16,9 +18,9 @@ namespace kbc {
 // Renders pages from one compiled template. Not thread-safe: one renderer per thread.
 class MarkdownRenderer {
  public:
-  // Reads the template and the strings of `language` ("en" or "zh"); throws ToolError when the
-  // template is not valid mustache.
-  MarkdownRenderer(const TemplateSet& templates, const std::string& language);
+  // Reads the template and the strings of `language`; throws ToolError when the template is not
+  // valid mustache.
+  MarkdownRenderer(const TemplateSet& templates, const Language& language);
   ~MarkdownRenderer();
   MarkdownRenderer(MarkdownRenderer&&) noexcept;
 

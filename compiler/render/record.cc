@@ -1,5 +1,7 @@
 #include "render/record.h"
 
+#include <optional>
+
 namespace kbc {
 namespace {
 
@@ -81,27 +83,41 @@ ordered_json transition_graph(const json& entry) {
   return out;
 }
 
+// Each language's copy of `key` but the base's: `fallback` where the entry has none, or, without
+// a fallback, only where it has one.
+void add_translations(ordered_json& r, const json& e, const std::vector<Language>& languages,
+                      const char* key, const std::optional<ordered_json>& fallback) {
+  for (const Language& language : languages) {
+    if (language.base) continue;
+    const std::string translated = language.key(key);
+    if (fallback)
+      r[translated] = value_or(e, translated.c_str(), *fallback);
+    else if (e.contains(translated))
+      r[translated] = e.at(translated);
+  }
+}
+
 }  // namespace
 
-ordered_json published_record(const Entry& entry) {
+ordered_json published_record(const Entry& entry, const std::vector<Language>& languages) {
   const json& e = entry.data;
   ordered_json r;
   r["id"] = e.at("id");
   r["signature"] = e.at("signature");
-  r["signature_zh"] = value_or(e, "signature_zh", nullptr);
+  add_translations(r, e, languages, "signature", ordered_json());
   r["regex"] = e.at("regex");
   r["domain"] = e.at("domain");
   r["category"] = e.at("category");
   r["subcategory"] = value_or(e, "subcategory", nullptr);
   r["root_cause"] = e.at("root_cause");
   r["root_cause_type"] = value_or(e, "root_cause_type", nullptr);
-  r["root_cause_zh"] = value_or(e, "root_cause_zh", nullptr);
+  add_translations(r, e, languages, "root_cause", ordered_json());
   r["versions"] = map_list(e, "versions", version);
   r["os_specific"] = value_or(e, "os_specific", ordered_json::object());
   r["dead_ends"] = map_list(e, "dead_ends", dead_end);
   r["workarounds"] = map_list(e, "workarounds", workaround);
-  r["workarounds_zh"] = value_or(e, "workarounds_zh", ordered_json::array());
-  if (e.contains("dead_ends_zh")) r["dead_ends_zh"] = e.at("dead_ends_zh");
+  add_translations(r, e, languages, "workarounds", ordered_json::array());
+  add_translations(r, e, languages, "dead_ends", std::nullopt);
   r["transition_graph"] = transition_graph(e);
   for (const char* key : {"official_doc_url", "official_doc_section", "error_code"}) {
     r[key] = value_or(e, key, nullptr);
@@ -126,9 +142,10 @@ std::string string_field(const nlohmann::ordered_json& object, const char* key) 
   return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-std::string localized_field(const nlohmann::ordered_json& record, const char* key, bool zh) {
-  const std::string chinese = zh ? string_field(record, (std::string(key) + "_zh").c_str()) : "";
-  return chinese.empty() ? string_field(record, key) : chinese;
+std::string localized_field(const nlohmann::ordered_json& record, const char* key,
+                            const Language& language) {
+  const std::string translated = string_field(record, language.key(key).c_str());
+  return translated.empty() ? string_field(record, key) : translated;
 }
 
 }  // namespace kbc

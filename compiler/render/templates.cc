@@ -1,22 +1,15 @@
 #include "render/templates.h"
 
 #include "base/diagnostic.h"
-#include "resources.h"
+#include "model/config.h"
 
 namespace kbc {
 
 const std::string& TemplateSet::text(const std::string& name) const {
   if (const auto it = texts_.find(name); it != texts_.end()) return it->second;
-  const std::string own = join_path(root_, "templates/" + name);
-  std::string content;
-  if (fs_.size(own)) {
-    content = fs_.read(own);
-  } else if (const auto embedded = embedded_resource("templates/" + name)) {
-    content = std::string(*embedded);
-  } else {
-    throw ToolError("no template templates/" + name);
-  }
-  return texts_.emplace(name, std::move(content)).first->second;
+  std::optional<std::string> content = template_file(fs_, root_, name);
+  if (!content) throw ToolError("no template templates/" + name);
+  return texts_.emplace(name, std::move(*content)).first->second;
 }
 
 const nlohmann::json& TemplateSet::strings(const std::string& language) const {

@@ -87,6 +87,7 @@ BuildStatus DevServer::publish(SiteUpdate update) {
     if (replace) status_.site_ok = good;
     if (replace && !same) {
       site_ = std::move(update.tree);
+      site_languages_ = std::move(update.languages);
       status_.site_generation = status_.generation;
       status_.entries = update.entries;
     }
@@ -176,15 +177,17 @@ void DevServer::answer_wait(const httplib::Request& request, httplib::Response& 
 
 void DevServer::serve_site(const httplib::Request& request, httplib::Response& response) const {
   std::shared_ptr<const OutputTree> site;
+  std::vector<std::string> languages;
   BuildStatus served;  // what the script's data attributes need
   {
     const std::lock_guard lock(mutex_);
     site = site_;
+    languages = site_languages_;
     served.server = status_.server;
     served.generation = status_.generation;
     served.site_generation = status_.site_generation;
   }
-  const SiteLookup found = find_site_file(site->files(), request.path);
+  const SiteLookup found = find_site_file(site->files(), request.path, languages);
   if (found.kind == SiteLookup::Kind::kRedirect) {
     response.set_redirect(found.location, 302);
     return;

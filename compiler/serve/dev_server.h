@@ -23,6 +23,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "base/diagnostic.h"
 #include "base/output_tree.h"
@@ -40,8 +41,9 @@ namespace kbc {
 struct SiteUpdate {
   std::shared_ptr<const OutputTree> tree;  // null when the tool failed
   std::size_t entries = 0;                 // entries in the tree
-  Diagnostics diagnostics;  // every finding, errors and warnings, as the pages show them
-  std::string failure;      // why the tool failed
+  Diagnostics diagnostics;             // every finding, errors and warnings, as the pages show them
+  std::string failure;                 // why the tool failed
+  std::vector<std::string> languages;  // the codes of the site's languages, the base first
 };
 
 class DevServer {
@@ -80,6 +82,7 @@ class DevServer {
   mutable std::mutex mutex_;
   mutable std::condition_variable published_;  // a build was published, or the server stops
   std::shared_ptr<const OutputTree> site_;
+  std::vector<std::string> site_languages_;  // the languages of site_
   BuildStatus status_;
   std::string status_json_;
   bool stopping_ = false;

@@ -8,17 +8,20 @@ namespace {
 
 constexpr std::string_view kSite = "site/";
 
-std::string not_found_page(std::string_view relative) {
-  const bool zh = relative == "zh" || relative.starts_with("zh/");
-  return std::string(kSite) + (zh ? "zh/404.html" : "en/404.html");
+std::string not_found_page(std::string_view relative, const std::vector<std::string>& languages) {
+  std::string language = languages.empty() ? std::string() : languages.front();
+  for (const std::string& code : languages) {
+    if (relative == code || relative.starts_with(code + "/")) language = code;
+  }
+  return std::string(kSite) + language + "/404.html";
 }
 
 }  // namespace
 
 SiteLookup find_site_file(const std::map<std::string, std::string>& files,
-                          std::string_view url_path) {
+                          std::string_view url_path, const std::vector<std::string>& languages) {
   using Kind = SiteLookup::Kind;
-  if (!url_path.starts_with('/')) return {Kind::kMissing, not_found_page(""), ""};
+  if (!url_path.starts_with('/')) return {Kind::kMissing, not_found_page("", languages), ""};
   const std::string_view relative = url_path.substr(1);
   std::string key = std::string(kSite) + std::string(relative);
   if (relative.empty() || relative.ends_with('/')) key += "index.html";
@@ -28,7 +31,7 @@ SiteLookup find_site_file(const std::map<std::string, std::string>& files,
     const std::string_view name = relative.substr(relative.rfind('/') + 1);
     return {Kind::kRedirect, "", std::string(name) + "/"};
   }
-  return {Kind::kMissing, not_found_page(relative), ""};
+  return {Kind::kMissing, not_found_page(relative, languages), ""};
 }
 
 std::string content_type(std::string_view path) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kbc {
 
@@ -22,9 +23,11 @@ struct SiteLookup {
 
 // `url_path` is the decoded path of the request ("/en/entries/cuda/x.html"). A path ending in
 // '/' names the folder's index.html; a folder named without the '/' is redirected to it, so
-// that the page's relative links resolve. What is missing gets the 404 page of its language.
+// that the page's relative links resolve. What is missing gets the 404 page of its language,
+// the one of `languages` (the site's language codes, the base language first) whose folder it
+// is in, else the base language's.
 SiteLookup find_site_file(const std::map<std::string, std::string>& files,
-                          std::string_view url_path);
+                          std::string_view url_path, const std::vector<std::string>& languages);
 
 // By extension: text/html, text/css, text/javascript, application/json, application/xml
 // (application/atom+xml for the feeds), text/plain, text/markdown (text with "; charset=utf-8");

@@ -23,13 +23,14 @@ using nlohmann::ordered_json;
 // The compiled templates of the site. Not thread-safe: one per worker.
 class PageRenderer {
  public:
-  // `strings` are the UI strings of each language, by language code.
-  PageRenderer(const TemplateSet& templates, const std::map<std::string, json>& strings)
+  // `strings` are the UI strings of each of `languages`.
+  PageRenderer(const TemplateSet& templates, const std::vector<Language>& languages,
+               const std::vector<json>& strings)
       : templates_(templates) {
-    for (const auto& [language, table] : strings) {
+    for (std::size_t l = 0; l < languages.size(); ++l) {
       data layer{data::type::object};
-      put(layer, "t", to_mustache_data(table));
-      strings_.emplace(language, std::move(layer));
+      put(layer, "t", to_mustache_data(strings[l]));
+      strings_.emplace(languages[l].code, std::move(layer));
     }
   }
 
@@ -76,8 +77,7 @@ std::string first_sentence(const std::string& text, std::size_t limit) {
   return end < text.size() && !out.ends_with(".") ? out + "…" : out;
 }
 
-std::string search_index(const SiteModel& model, const SiteLanguage& language) {
-  const bool zh = language.code == "zh";
+std::string search_index(const SiteModel& model, const Language& language) {
   SearchIndex index;
   const auto& records = model.records();
   for (std::size_t i = 0; i < records.size(); ++i) {
@@ -92,13 +92,14 @@ std::string search_index(const SiteModel& model, const SiteLanguage& language) {
       }
     }
     const std::string title = model.title(i, language).text;
-    const std::string root_cause = localized_field(r, "root_cause", zh);
+    const std::string root_cause = localized_field(r, "root_cause", language);
     const std::string signature = string_field(r, "signature");
     const std::string code = string_field(r, "error_code");
     std::vector<std::pair<std::string_view, int>> fields = {
         {code, 10}, {title, 8}, {signature, 8}, {id, 6}, {keywords, 5}, {root_cause, 1}};
-    const std::string english_root_cause = string_field(r, "root_cause");
-    if (zh) fields.push_back({english_root_cause, 1});  // Chinese readers search English too
+    const std::string base_root_cause = string_field(r, "root_cause");
+    // Readers of a translation search the base language's root cause too.
+    if (!language.base) fields.push_back({base_root_cause, 1});
     index.add({site_entry_path("", id).substr(1), title, code, id, first_sentence(root_cause, 200)},
               fields);
   }
@@ -107,7 +108,7 @@ std::string search_index(const SiteModel& model, const SiteLanguage& language) {
 
 std::string date_time(const std::string& date) { return date + "T00:00:00Z"; }
 
-std::string atom_feed(const SiteModel& model, const SiteLanguage& language, const json& strings) {
+std::string atom_feed(const SiteModel& model, const Language& language, const json& strings) {
   const std::string& base = model.config().base_url;
   const std::string root = base + language.code + "/";
   const auto recent = model.recently_updated(20);
@@ -133,10 +134,9 @@ std::string atom_feed(const SiteModel& model, const SiteLanguage& language, cons
     out += "<id>" + escape_html(url) + "</id>\n";
     out += "<link rel=\"alternate\" type=\"text/html\" href=\"" + escape_html(url) + "\"/>\n";
     out += "<updated>" + date_time(string_field(r, "last_updated")) + "</updated>\n";
-    out +=
-        "<summary>" +
-        escape_html(first_sentence(localized_field(r, "root_cause", language.code == "zh"), 300)) +
-        "</summary>\n</entry>\n";
+    out += "<summary>" +
+           escape_html(first_sentence(localized_field(r, "root_cause", language), 300)) +
+           "</summary>\n</entry>\n";
   }
   out += "</feed>\n";
   return out;
@@ -157,14 +157,14 @@ std::string sitemap(const SiteModel& model) {
       "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" "
       "xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
   for (const auto& [suffix, lastmod] : pages) {
-    for (const SiteLanguage& language : site_languages()) {
+    for (const Language& language : model.languages()) {
       out += "<url>\n<loc>" + escape_html(base + language.code + "/" + suffix) + "</loc>\n";
-      for (const SiteLanguage& other : site_languages()) {
+      for (const Language& other : model.languages()) {
         out += "<xhtml:link rel=\"alternate\" hreflang=\"" + other.html_lang + "\" href=\"" +
                escape_html(base + other.code + "/" + suffix) + "\"/>\n";
       }
       out += "<xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"" +
-             escape_html(base + site_languages().front().code + "/" + suffix) + "\"/>\n";
+             escape_html(base + model.languages().front().code + "/" + suffix) + "\"/>\n";
       if (!lastmod.empty()) out += "<lastmod>" + lastmod + "</lastmod>\n";
       out += "</url>\n";
     }
@@ -176,9 +176,12 @@ std::string sitemap(const SiteModel& model) {
 std::string llms_txt(const SiteModel& model, const json& strings) {
   std::string out = "# " + model.config().title + "\n\n> " +
                     strings.value("llms_summary", std::string()) + "\n\n";
-  out +=
-      "Every entry is published as a Markdown page (md/en/<id>.md, md/zh/<id>.md) and as a JSON "
-      "record (api/<id>.json) that follows schema/entry.schema.json.\n";
+  std::string pages;
+  for (const Language& language : model.languages())
+    pages += (pages.empty() ? "md/" : ", md/") + language.code + "/<id>.md";
+  out += "Every entry is published as a Markdown page (" + pages +
+         ") and as a JSON record (api/<id>.json) that follows schema/entry.schema.json.\n";
+  const std::string base_pages = "md/" + model.languages().front().code + "/";
   for (const auto& [domain, members] : model.domains()) {
     out += "\n## " + domain + "\n\n";
     for (std::size_t i : members) {
@@ -187,7 +190,7 @@ std::string llms_txt(const SiteModel& model, const json& strings) {
       for (char& c : title) {
         if (c == '[' || c == ']' || c == '\n') c = ' ';
       }
-      out += "- [" + title + "](md/en/" + string_field(r, "id") +
+      out += "- [" + title + "](" + base_pages + string_field(r, "id") +
              ".md): " + first_sentence(string_field(r, "root_cause"), 200) + "\n";
     }
   }
@@ -196,7 +199,7 @@ std::string llms_txt(const SiteModel& model, const json& strings) {
 
 }  // namespace
 
-std::string match_data(const SiteModel& model, const SiteLanguage& language) {
+std::string match_data(const SiteModel& model, const Language& language) {
   ordered_json entries = ordered_json::array();
   const auto& records = model.records();
   for (std::size_t i = 0; i < records.size(); ++i) {
@@ -217,29 +220,25 @@ std::string match_data(const SiteModel& model, const SiteLanguage& language) {
   return ordered_json{{"version", 1}, {"lang", language.code}, {"entries", entries}}.dump() + "\n";
 }
 
-void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
-                Progress* progress) {
-  const auto add = [&tree](const std::string& path, std::string content) {
-    tree.add("site/" + path, std::move(content));
-  };
-  const auto& languages = site_languages();
-  std::vector<json> strings;
-  std::map<std::string, json> strings_by_code;
-  for (const SiteLanguage& language : languages) {
-    strings.push_back(templates.strings(language.code));
-    strings_by_code[language.code] = strings.back();
-  }
-  for (const char* name : {"layout", "search_form", "paste_box", "entry", "home", "domain",
-                           "search", "not_found", "root"}) {
-    templates.text(std::string("site/") + name + ".html.mustache");  // read once, before workers
-  }
+namespace {
 
-  // Entry pages: every entry in every language, on every core.
+// The UI strings of every language, in the order of model.languages().
+std::vector<json> all_strings(const SiteModel& model, const TemplateSet& templates) {
+  std::vector<json> strings;
+  for (const Language& language : model.languages())
+    strings.push_back(templates.strings(language.code));
+  return strings;
+}
+
+// Every entry's page in every language, on every core.
+void add_entry_pages(const SiteModel& model, const TemplateSet& templates,
+                     const std::vector<json>& strings, OutputTree& tree, Progress* progress) {
+  const auto& languages = model.languages();
   const std::size_t count = model.records().size();
   std::vector<std::string> pages(count * languages.size());
   if (progress) progress->start("pages", pages.size());
   parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
-    PageRenderer renderer(templates, strings_by_code);
+    PageRenderer renderer(templates, languages, strings);
     for (std::size_t k = begin; k < end; ++k) {
       const std::size_t l = k / count, i = k % count;
       pages[k] =
@@ -249,23 +248,29 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   });
   for (std::size_t k = 0; k < pages.size(); ++k) {
     const std::size_t l = k / count, i = k % count;
-    add(site_entry_path(languages[l].code, string_field(*model.records()[i], "id")),
-        std::move(pages[k]));
+    tree.add("site/" + site_entry_path(languages[l].code, string_field(*model.records()[i], "id")),
+             std::move(pages[k]));
   }
+}
 
-  // The search indexes, one language per core.
-  std::vector<std::string> indexes(languages.size());
+// The other files of each language's folder: search index, match data, home, search, not-found
+// and domain pages, and the feed.
+void add_language_files(const SiteModel& model, PageRenderer& renderer,
+                        const std::vector<json>& strings, OutputTree& tree) {
+  const auto& languages = model.languages();
+  std::vector<std::string> indexes(languages.size());  // one language per core
   parallel_slices(
       languages.size(),
       [&](std::size_t begin, std::size_t end, std::size_t) {
         for (std::size_t l = begin; l < end; ++l) indexes[l] = search_index(model, languages[l]);
       },
       1);
-
-  PageRenderer renderer(templates, strings_by_code);
   for (std::size_t l = 0; l < languages.size(); ++l) {
-    const SiteLanguage& language = languages[l];
+    const Language& language = languages[l];
     const std::string& code = language.code;
+    const auto add = [&](const std::string& path, std::string content) {
+      tree.add("site/" + path, std::move(content));
+    };
     add(code + "/search-index.json", std::move(indexes[l]));
     add(code + "/match.json", match_data(model, language));
     add(code + "/index.html", renderer.page(code, "home", model.home_page(language, strings[l])));
@@ -275,24 +280,48 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
         renderer.page(code, "not_found", model.plain_page("404", language, strings[l])));
     for (const auto& [domain, members] : model.domains()) {
       add(site_domain_path(code, domain),
-          renderer.page(code, "domain", model.domain_page(domain, language, strings[l])));
+          renderer.page(code, "domain", model.domain_page(domain, language)));
     }
     if (!model.config().base_url.empty())
       add(code + "/feed.xml", atom_feed(model, language, strings[l]));
   }
+}
 
-  json root = {{"site_title", model.config().title}};
-  for (const SiteLanguage& language : languages) {
+// The model of site/index.html, which sends a browser to the first language it prefers that the
+// site has (`translations` are tried in order, then the base language) and lists them all.
+json root_page(const SiteModel& model) {
+  const Language& base = model.languages().front();
+  json root = {{"site_title", model.config().title},
+               {"base_lang", base.html_lang},
+               {"base_code", base.code},
+               {"translations", json::array()}};
+  for (const Language& language : model.languages()) {
+    const std::string href = language.code + "/index.html";
     root["languages"].push_back(
-        {{"href", language.code + "/index.html"},
-         {"hreflang", language.html_lang},
-         {"name", strings[&language - &languages[0]].value("language_name", language.code)}});
-    root["alternates"].push_back(
-        {{"hreflang", language.html_lang}, {"href", language.code + "/index.html"}});
+        {{"href", href}, {"hreflang", language.html_lang}, {"name", language.name}});
+    root["alternates"].push_back({{"hreflang", language.html_lang}, {"href", href}});
+    if (!language.base) root["translations"].push_back({{"code", language.code}});
   }
-  root["alternates"].push_back(
-      {{"hreflang", "x-default"}, {"href", languages.front().code + "/index.html"}});
-  add("index.html", renderer.standalone("root", root));
+  root["alternates"].push_back({{"hreflang", "x-default"}, {"href", base.code + "/index.html"}});
+  return root;
+}
+
+}  // namespace
+
+void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
+                Progress* progress) {
+  const auto add = [&tree](const std::string& path, std::string content) {
+    tree.add("site/" + path, std::move(content));
+  };
+  const std::vector<json> strings = all_strings(model, templates);
+  for (const char* name : {"layout", "search_form", "paste_box", "entry", "home", "domain",
+                           "search", "not_found", "root"}) {
+    templates.text(std::string("site/") + name + ".html.mustache");  // read once, before workers
+  }
+  add_entry_pages(model, templates, strings, tree, progress);
+  PageRenderer renderer(templates, model.languages(), strings);
+  add_language_files(model, renderer, strings, tree);
+  add("index.html", renderer.standalone("root", root_page(model)));
 
   std::string robots = "User-agent: *\nAllow: /\n";
   if (!model.config().base_url.empty()) {
@@ -307,9 +336,7 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     if (!content) throw ToolError(std::string(asset) + " is missing from this build");
     add(std::string(asset).substr(5), std::string(*content));
   }
-  const auto schema = embedded_resource("schema/entry.schema.json");
-  if (!schema) throw ToolError("the entry schema is missing from this build");
-  add("schema/entry.schema.json", std::string(*schema));
+  add("schema/entry.schema.json", entry_schema_text(model.languages()));
 }
 
 namespace {

@@ -1,4 +1,4 @@
-// Render: the bilingual static site under site/ of the output folder.
+// Render: the static site under site/ of the output folder, in each language of the knowledge base.
 //
 // Pages come from the page model (site_model.h) through the mustache templates of
 // templates/site/; the search index, sitemap, feeds, robots.txt and llms.txt are written here.
@@ -33,7 +33,7 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
 // the three numbers are the Rank fields as the Matcher computes them (signature_specificity
 // counts the trimmed signature's code points, fix_rate is in per-mille). An entry's page is
 // entries/<id>.html in the language's folder.
-std::string match_data(const SiteModel& model, const SiteLanguage& language);
+std::string match_data(const SiteModel& model, const Language& language);
 
 // Every href and src of the HTML pages under `prefix` that points inside the site at a file the
 // tree does not have, as an error diagnostic at the link (rule id "site-link").

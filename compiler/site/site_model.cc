@@ -28,18 +28,19 @@ std::string label(const json& strings, const std::string& key) {
   return it != strings.end() && it->is_string() ? it->get<std::string>() : key;
 }
 
-// A text with a _zh translation: {html, untranslated}.
-json translated_text(const std::string& english, const std::string& chinese, bool zh,
+// A text in a page's language: {html, untranslated}. A page in another language than the base
+// (`translation`) shows the translated text, or the base language's when there is none.
+json translated_text(const std::string& base, const std::string& translated, bool translation,
                      bool inline_markdown) {
-  const bool fallback = zh && chinese.empty();
-  const std::string& shown = zh && !chinese.empty() ? chinese : english;
+  const bool fallback = translation && translated.empty();
+  const std::string& shown = translation && !translated.empty() ? translated : base;
   return {{"html", inline_markdown ? markdown_inline_html(shown) : markdown_html(shown)},
           {"untranslated", fallback}};
 }
 
-// The i-th string of a _zh list, or "".
-std::string nth(const ordered_json& record, const char* key, std::size_t i) {
-  const auto& items = list(record, key);
+// The i-th string of a translated list (workarounds_zh), or "".
+std::string nth(const ordered_json& record, const std::string& key, std::size_t i) {
+  const auto& items = list(record, key.c_str());
   return i < items.size() && items[i].is_string() ? items[i].get<std::string>() : "";
 }
 
@@ -77,11 +78,6 @@ std::string json_ld_text(const json& value) {
 
 }  // namespace
 
-const std::vector<SiteLanguage>& site_languages() {
-  static const std::vector<SiteLanguage> kLanguages = {{"en", "en"}, {"zh", "zh-CN"}};
-  return kLanguages;
-}
-
 std::string site_entry_path(std::string_view language, std::string_view id) {
   return std::string(language) + "/entries/" + std::string(id) + ".html";
 }
@@ -98,8 +94,12 @@ std::string up_from(std::string_view path) {
   return up;
 }
 
-SiteModel::SiteModel(std::vector<const ordered_json*> records, SiteConfig config)
-    : records_(std::move(records)), config_(std::move(config)), relations_(records_.size()) {
+SiteModel::SiteModel(std::vector<const ordered_json*> records, SiteConfig config,
+                     std::vector<Language> languages)
+    : records_(std::move(records)),
+      config_(std::move(config)),
+      languages_(std::move(languages)),
+      relations_(records_.size()) {
   for (std::size_t i = 0; i < records_.size(); ++i) {
     by_id_[string_field(*records_[i], "id")] = i;
     domains_[string_field(*records_[i], "domain")].push_back(i);
@@ -163,23 +163,21 @@ std::vector<std::size_t> SiteModel::recently_updated(std::size_t limit) const {
   return order;
 }
 
-SiteModel::Title SiteModel::title(std::size_t record, const SiteLanguage& language) const {
+SiteModel::Title SiteModel::title(std::size_t record, const Language& language) const {
   const ordered_json& r = *records_[record];
-  if (language.code == "zh") {
-    const std::string zh = string_field(r, "signature_zh");
-    if (!zh.empty()) return {zh, false};
-    return {string_field(r, "signature"), true};
-  }
-  return {string_field(r, "signature"), false};
+  const std::string signature = string_field(r, "signature");
+  if (language.base) return {signature, false};
+  const std::string translated = string_field(r, language.key("signature").c_str());
+  return translated.empty() ? Title{signature, true} : Title{translated, false};
 }
 
 json SiteModel::common(const std::string& path, const std::string& alternate_suffix,
-                       const std::string& page_title, const SiteLanguage& language,
-                       const json& strings) const {
+                       const std::string& page_title, const Language& language) const {
   const std::string up = up_from(path);
   const std::string lang_root = up + language.code + "/";
   json page;
   page["html_lang"] = language.html_lang;
+  page["base_lang"] = base_lang();  // marks the texts that are not translated
   page["page_title"] = page_title;
   page["site_title"] = config_.title;
   page["up"] = up;
@@ -192,31 +190,27 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
     page["feed"] = lang_root + "feed.xml";
   }
   json alternates = json::array();
-  for (const SiteLanguage& other : site_languages()) {
-    alternates.push_back(
-        {{"hreflang", other.html_lang}, {"href", up + other.code + "/" + alternate_suffix}});
+  json switches = json::array();  // the language switcher: the same page in the other languages
+  for (const Language& other : languages_) {
+    const std::string href = up + other.code + "/" + alternate_suffix;
+    alternates.push_back({{"hreflang", other.html_lang}, {"href", href}});
+    if (other.code != language.code)
+      switches.push_back({{"href", href}, {"hreflang", other.html_lang}, {"label", other.name}});
   }
-  alternates.push_back({{"hreflang", "x-default"},
-                        {"href", up + site_languages().front().code + "/" + alternate_suffix}});
+  alternates.push_back(
+      {{"hreflang", "x-default"}, {"href", up + languages_.front().code + "/" + alternate_suffix}});
   page["alternates"] = alternates;
-  for (const SiteLanguage& other : site_languages()) {
-    if (other.code == language.code) continue;
-    page["switch"] = {{"href", up + other.code + "/" + alternate_suffix},
-                      {"hreflang", other.html_lang},
-                      {"label", label(strings, "switch_to_" + other.code)}};
-    break;
-  }
+  page["switch"] = switches;
   return page;
 }
 
-json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
-                           const json& strings) const {
+json SiteModel::entry_page(std::size_t index, const Language& language, const json& strings) const {
   const ordered_json& r = *records_[index];
-  const bool zh = language.code == "zh";
+  const bool translation = !language.base;
   const std::string id = string_field(r, "id");
   const std::string path = site_entry_path(language.code, id);
   const Title heading = title(index, language);
-  json page = common(path, "entries/" + id + ".html", heading.text, language, strings);
+  json page = common(path, "entries/" + id + ".html", heading.text, language);
   const std::string up = page["up"];
   page["id"] = id;
   page["title"] = {{"text", heading.text}, {"untranslated", heading.untranslated}};
@@ -232,9 +226,9 @@ json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
   page["confidence"] = percent(r.value("confidence", ordered_json()));
   page["resolvable"] = label(strings, "resolvable_" + string_field(r, "resolvable"));
   page["root_cause"] =
-      translated_text(string_field(r, "root_cause"), string_field(r, "root_cause_zh"), zh, false);
-  page["description"] = string_field(
-      r, zh && !string_field(r, "root_cause_zh").empty() ? "root_cause_zh" : "root_cause");
+      translated_text(string_field(r, "root_cause"),
+                      string_field(r, language.key("root_cause").c_str()), translation, false);
+  page["description"] = localized_field(r, "root_cause", language);
 
   json versions = json::array();
   for (const auto& v : list(r, "versions")) {
@@ -268,15 +262,16 @@ json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
   for (std::size_t i = 0; i < workaround_items.size(); ++i) {
     const auto& w = workaround_items[i];
     json sources = source_links(w);
-    workarounds.push_back({{"number", std::to_string(i + 1)},
-                           {"action", translated_text(string_field(w, "action"),
-                                                      nth(r, "workarounds_zh", i), zh, true)},
-                           {"success", percent(w.value("success_rate", ordered_json()))},
-                           {"how", string_field(w, "how")},
-                           {"condition", markdown_inline_html(string_field(w, "condition"))},
-                           {"tradeoff", markdown_inline_html(string_field(w, "tradeoff"))},
-                           {"has_sources", !sources.empty()},
-                           {"sources", sources}});
+    workarounds.push_back(
+        {{"number", std::to_string(i + 1)},
+         {"action", translated_text(string_field(w, "action"),
+                                    nth(r, language.key("workarounds"), i), translation, true)},
+         {"success", percent(w.value("success_rate", ordered_json()))},
+         {"how", string_field(w, "how")},
+         {"condition", markdown_inline_html(string_field(w, "condition"))},
+         {"tradeoff", markdown_inline_html(string_field(w, "tradeoff"))},
+         {"has_sources", !sources.empty()},
+         {"sources", sources}});
   }
   page["has_workarounds"] = !workarounds.empty();
   page["workarounds"] = workarounds;
@@ -287,8 +282,8 @@ json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
     const auto& d = dead_end_items[i];
     json sources = source_links(d);
     dead_ends.push_back(
-        {{"action",
-          translated_text(string_field(d, "action"), nth(r, "dead_ends_zh", i), zh, true)},
+        {{"action", translated_text(string_field(d, "action"), nth(r, language.key("dead_ends"), i),
+                                    translation, true)},
          {"fail", percent(d.value("fail_rate", ordered_json()))},
          {"why_fails", markdown_html(string_field(d, "why_fails"))},
          {"misconception", markdown_inline_html(string_field(d, "common_misconception"))},
@@ -312,7 +307,7 @@ json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
       if (const auto target = by_id_.find(link.id); target != by_id_.end()) {
         const Title t = title(target->second, language);
         item["title"] = t.text;
-        if (t.untranslated) item["title_lang"] = "en";
+        if (t.untranslated) item["title_lang"] = base_lang();
         item["href"] = up + site_entry_path(language.code, link.id);
       }
       items.push_back(item);
@@ -353,9 +348,9 @@ json SiteModel::entry_page(std::size_t index, const SiteLanguage& language,
   return page;
 }
 
-json SiteModel::home_page(const SiteLanguage& language, const json& strings) const {
+json SiteModel::home_page(const Language& language, const json& strings) const {
   const std::string path = language.code + "/index.html";
-  json page = common(path, "index.html", label(strings, "home"), language, strings);
+  json page = common(path, "index.html", label(strings, "home"), language);
   const std::string up = page["up"];
   std::size_t workarounds = 0, dead_ends = 0;
   for (const auto* record : records_) {
@@ -379,7 +374,7 @@ json SiteModel::home_page(const SiteLanguage& language, const json& strings) con
     json item = {{"title", t.text},
                  {"href", up + site_entry_path(language.code, string_field(*records_[i], "id"))},
                  {"date", string_field(*records_[i], "last_updated")}};
-    if (t.untranslated) item["title_lang"] = "en";
+    if (t.untranslated) item["title_lang"] = base_lang();
     recent.push_back(item);
   }
   page["recent"] = recent;
@@ -388,10 +383,9 @@ json SiteModel::home_page(const SiteLanguage& language, const json& strings) con
   return page;
 }
 
-json SiteModel::domain_page(const std::string& domain, const SiteLanguage& language,
-                            const json& strings) const {
+json SiteModel::domain_page(const std::string& domain, const Language& language) const {
   const std::string path = site_domain_path(language.code, domain);
-  json page = common(path, "domains/" + domain + ".html", domain, language, strings);
+  json page = common(path, "domains/" + domain + ".html", domain, language);
   const std::string up = page["up"];
   std::map<std::string, json> categories;
   const auto& members = domains_.at(domain);
@@ -400,7 +394,7 @@ json SiteModel::domain_page(const std::string& domain, const SiteLanguage& langu
     json item = {{"title", t.text},
                  {"href", up + site_entry_path(language.code, string_field(*records_[i], "id"))},
                  {"error_code", string_field(*records_[i], "error_code")}};
-    if (t.untranslated) item["title_lang"] = "en";
+    if (t.untranslated) item["title_lang"] = base_lang();
     categories[string_field(*records_[i], "category")].push_back(item);
   }
   json groups = json::array();
@@ -411,12 +405,11 @@ json SiteModel::domain_page(const std::string& domain, const SiteLanguage& langu
   return page;
 }
 
-json SiteModel::plain_page(const std::string& name, const SiteLanguage& language,
+json SiteModel::plain_page(const std::string& name, const Language& language,
                            const json& strings) const {
   const std::string path = language.code + "/" + name + ".html";
-  json page =
-      common(path, name + ".html", label(strings, name == "search" ? "search" : "not_found_title"),
-             language, strings);
+  json page = common(path, name + ".html",
+                     label(strings, name == "search" ? "search" : "not_found_title"), language);
   // Hosts serve the not-found page at whatever address was asked for; with a base_url, a <base>
   // makes its relative links work from any depth.
   if (name == "404" && !config_.base_url.empty())

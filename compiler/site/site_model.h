@@ -15,20 +15,14 @@
 #include <string_view>
 #include <vector>
 
+#include "model/languages.h"
+
 namespace kbc {
 
 struct SiteConfig {
   std::string title = "Error knowledge base";
   std::string base_url;  // "" or an absolute URL ending in '/'
 };
-
-struct SiteLanguage {
-  std::string code;       // "en": the folder and the suffix of the strings file
-  std::string html_lang;  // "en", "zh-CN": <html lang> and hreflang
-};
-
-// English first: the x-default language.
-const std::vector<SiteLanguage>& site_languages();
 
 // Paths of pages under site/.
 std::string site_entry_path(std::string_view language, std::string_view id);
@@ -38,10 +32,13 @@ std::string up_from(std::string_view path);
 
 class SiteModel {
  public:
-  // `records` are the published records of the built entries, sorted by id.
-  SiteModel(std::vector<const nlohmann::ordered_json*> records, SiteConfig config);
+  // `records` are the published records of the built entries, sorted by id; `languages` those
+  // of the knowledge base, the base language (the x-default) first.
+  SiteModel(std::vector<const nlohmann::ordered_json*> records, SiteConfig config,
+            std::vector<Language> languages = default_languages());
 
   const SiteConfig& config() const { return config_; }
+  const std::vector<Language>& languages() const { return languages_; }
   const std::vector<const nlohmann::ordered_json*>& records() const { return records_; }
   // Domain -> indexes of its records, sorted.
   const std::map<std::string, std::vector<std::size_t>>& domains() const { return domains_; }
@@ -49,23 +46,23 @@ class SiteModel {
   std::vector<std::size_t> recently_updated(std::size_t limit) const;
 
   // `strings` are the UI strings of the language (templates/strings/<code>.json).
-  nlohmann::json entry_page(std::size_t record, const SiteLanguage& language,
+  nlohmann::json entry_page(std::size_t record, const Language& language,
                             const nlohmann::json& strings) const;
-  nlohmann::json home_page(const SiteLanguage& language, const nlohmann::json& strings) const;
-  nlohmann::json domain_page(const std::string& domain, const SiteLanguage& language,
-                             const nlohmann::json& strings) const;
+  nlohmann::json home_page(const Language& language, const nlohmann::json& strings) const;
+  nlohmann::json domain_page(const std::string& domain, const Language& language) const;
   // The search page ("search") or the not-found page ("404"). The home and search pages have
   // `match_data`, the link to the paste box's data (site_builder.h), which the renderer takes
   // as the sign to add the box.
-  nlohmann::json plain_page(const std::string& name, const SiteLanguage& language,
+  nlohmann::json plain_page(const std::string& name, const Language& language,
                             const nlohmann::json& strings) const;
 
-  // The title of a record in a language: the _zh signature in Chinese when there is one.
+  // The title of a record in a language: its translated signature (signature_zh in Chinese)
+  // when there is one.
   struct Title {
     std::string text;
     bool untranslated = false;
   };
-  Title title(std::size_t record, const SiteLanguage& language) const;
+  Title title(std::size_t record, const Language& language) const;
 
  private:
   struct Link {
@@ -78,12 +75,14 @@ class SiteModel {
     std::vector<Link> leads_to, preceded_by, confused_with;
   };
   void add_relations();
+  // The base language's html_lang, which marks the texts a page shows untranslated.
+  const std::string& base_lang() const { return languages_.front().html_lang; }
   nlohmann::json common(const std::string& path, const std::string& alternate_suffix,
-                        const std::string& page_title, const SiteLanguage& language,
-                        const nlohmann::json& strings) const;
+                        const std::string& page_title, const Language& language) const;
 
   std::vector<const nlohmann::ordered_json*> records_;
   SiteConfig config_;
+  std::vector<Language> languages_;
   std::map<std::string, std::size_t> by_id_;
   std::map<std::string, std::vector<std::size_t>> domains_;
   std::vector<Relations> relations_;

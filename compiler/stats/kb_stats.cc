@@ -97,19 +97,14 @@ struct TranslatedField {
   bool list;               // a list of texts, translated item by item
 };
 
-// Per language, the fields that have a translation: every key `<key>_<lang>` of the schema
-// whose `<key>` is a key too (`root_cause_zh` for `root_cause`), sorted.
-std::map<std::string, std::vector<TranslatedField>> translated_fields() {
-  const json& properties = entry_schema().at("properties");
-  std::map<std::string, std::vector<TranslatedField>> fields;
-  for (const auto& [key, value] : properties.items()) {
-    const std::size_t cut = key.rfind('_');
-    if (cut == std::string::npos || key.size() - cut != 3) continue;
-    const std::string english = key.substr(0, cut), lang = key.substr(cut + 1);
-    if (!properties.contains(english) || ascii_lower(lang) != lang) continue;
-    const bool list = properties[english].value("type", "") == "array";
-    fields[lang].push_back({"/" + english, "/" + key, list});
-  }
+// The fields of a language other than the base, sorted by name (dead_ends_zh, root_cause_zh,
+// signature_zh, workarounds_zh).
+std::vector<TranslatedField> translated_fields(const Language& language) {
+  std::vector<TranslatedField> fields;
+  for (const TranslatedKey& key : translated_keys())
+    fields.push_back({"/" + key.key, "/" + language.key(key.key), key.list});
+  std::sort(fields.begin(), fields.end(),
+            [](const auto& a, const auto& b) { return a.translated < b.translated; });
   return fields;
 }
 
@@ -181,10 +176,13 @@ ordered_json language_coverage(const Entries& entries, const std::vector<Transla
           {"all_fields", coverage_json(all, false)}};
 }
 
-ordered_json translations(const Entries& entries) {
+// Per language other than the base, in the knowledge base's order.
+ordered_json translations(const Entries& entries, const std::vector<Language>& languages) {
   ordered_json out = ordered_json::object();
-  for (const auto& [lang, fields] : translated_fields())
-    out[lang] = language_coverage(entries, fields);
+  for (const Language& language : languages) {
+    if (!language.base)
+      out[language.code] = language_coverage(entries, translated_fields(language));
+  }
   return out;
 }
 
@@ -322,7 +320,7 @@ ordered_json knowledge_base_stats(const KnowledgeBase& kb, std::chrono::sys_days
   ordered_json tiers = domains_and_tiers(valid);
   stats["domains"] = std::move(tiers["domains"]);
   stats["tiers"] = std::move(tiers["tiers"]);
-  stats["translations"] = translations(valid);
+  stats["translations"] = translations(valid, kb.languages);
   stats["stale"] = staleness(valid, today);
   stats["links"] = transition_links(valid);
   stats["regex_overlap"] = regex_overlaps(kb);

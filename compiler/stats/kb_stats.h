@@ -1,8 +1,9 @@
 // kbc stats: figures about a knowledge base as a whole, for the people who maintain it.
 //
-// Entries per domain and verification tier, how much has Chinese text, which entries have not
-// been confirmed for half a year or a year, which stand outside the transition graph, and how
-// often one entry's regex also recognises another entry's error. It reads the model after
+// Entries per domain and verification tier, how much is translated into each language but the
+// base (kbc.yaml's languages), which entries have not been confirmed for half a year or a year,
+// which stand outside the transition graph, and how often one entry's regex also recognises
+// another entry's error. It reads the model after
 // loading and validation; lint's findings are not needed. Entries the schema rejected (or that
 // did not load at all) are counted and named, and left out of every other figure, since their
 // fields cannot be trusted.

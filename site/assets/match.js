@@ -269,7 +269,9 @@
     if (!textarea || !results || !status) return;
     var dataUrl = new URL(form.getAttribute('data-match') || 'match.json', location.href).href;
     var up = form.getAttribute('data-up') || '';
-    var zh = (document.documentElement.lang || '').toLowerCase().indexOf('zh') === 0;
+    // The language of signatures, and of the titles shown untranslated.
+    var baseLang = form.getAttribute('data-base-lang') || '';
+    var translated = baseLang !== document.documentElement.lang;
     var generation = 0;
     function text(name) { return form.getAttribute('data-' + name) || ''; }
 
@@ -279,11 +281,11 @@
         var a = document.createElement('a');
         a.href = up + 'entries/' + hit.id + '.html';
         a.textContent = hit.title;
-        if (zh && hit.titleIsSignature) a.lang = 'en';
+        if (translated && hit.titleIsSignature) a.lang = baseLang;
         li.appendChild(a);
         if (!hit.titleIsSignature) {
           var signature = document.createElement('code');
-          signature.lang = 'en';
+          signature.lang = baseLang;
           signature.textContent = hit.signature;
           li.append(' ', signature);
         }

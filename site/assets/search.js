@@ -162,13 +162,10 @@
     return /(^|\/)search\.html$/.test(location.pathname);
   }
 
-  function loadFailedText() {
-    var zh = (document.documentElement.lang || '').toLowerCase().indexOf('zh') === 0;
-    if (location.protocol === 'file:') {
-      return zh ? '从本地文件打开的页面无法搜索；请通过 HTTP 访问本站。' :
-        'Search does not work on pages opened from disk; serve the site over HTTP.';
-    }
-    return zh ? '无法加载搜索索引。' : 'The search index could not be loaded.';
+  // The page's own words for it (the UI strings search_needs_http and search_load_failed).
+  function loadFailedText(form) {
+    var name = location.protocol === 'file:' ? 'data-needs-http' : 'data-load-failed';
+    return form.getAttribute(name) || '';
   }
 
   function setUp(form) {
@@ -232,7 +229,7 @@
       }, function () {
         if (current !== generation) return;
         results.replaceChildren();
-        status.textContent = loadFailedText();
+        status.textContent = loadFailedText(form);
       });
     }
 

@@ -951,6 +951,7 @@ try {
       if (expectedFirst === id) {
         assert.equal(await first.locator('a').textContent(), title, 'the Chinese title');
         assert.equal(await first.locator('code').textContent(), signature, 'and the signature');
+        assert.equal(await first.locator('code').getAttribute('lang'), 'en', 'marked as English');
       }
       assert.ok((await first.locator('p').textContent()).startsWith(strings.zh.paste_line.replace('{n}', '1')));
       const status = await page.locator('#paste-status').textContent();
@@ -1032,8 +1033,14 @@ try {
       await page.goto(pathToFileURL(path.join(site, 'en', 'index.html')).href);
       await typeQuery(page, enQuery);
       await page.waitForFunction(() => document.getElementById('search-status').textContent !== '');
+      assert.equal(await page.locator('#search-status').textContent(), strings.en.search_needs_http);
       // The paste box says the same instead of fetching.
       assert.equal((await paste(page, enQuery)).status, strings.en.paste_needs_http);
+      // In the page's language: the scripts take their words from the page.
+      await page.goto(pathToFileURL(path.join(site, 'zh', 'index.html')).href);
+      await typeQuery(page, enQuery);
+      await page.waitForFunction(() => document.getElementById('search-status').textContent !== '');
+      assert.equal(await page.locator('#search-status').textContent(), strings.zh.search_needs_http);
     });
     // Expected: the 404 of en/no-such-page.html itself, and the browser's own request for
     // /favicon.ico when a page names no icon (reported, not failed).

@@ -234,14 +234,14 @@ TEST_CASE("the site's match data holds each entry's JavaScript regex and rank fi
   const nlohmann::ordered_json second = {
       {"id", "cuda/b"}, {"signature", "Ä kernel"}, {"regex", "a\\Cb"}, {"fix_success_rate", 0.5}};
   const SiteModel model({&first, &second}, SiteConfig{});
-  const auto zh = nlohmann::json::parse(match_data(model, site_languages()[1]));
+  const auto zh = nlohmann::json::parse(match_data(model, default_languages()[1]));
   CHECK(zh["version"] == 1);
   CHECK(zh["lang"] == "zh");
   CHECK(zh["entries"] == nlohmann::json::parse(R"([
           ["cuda/a", "  CUDA error: out of memory ", "CUDA 错误：显存不足",
            "cuda error: out of memory", "iu", 25, 25, 813, ["cuda error: out of memory"]],
           ["cuda/b", "Ä kernel", null, null, "", 2, 8, 500, []]])"));
-  const auto en = nlohmann::json::parse(match_data(model, site_languages()[0]));
+  const auto en = nlohmann::json::parse(match_data(model, default_languages()[0]));
   CHECK(en["entries"][0][2] == nullptr);  // the English title is the signature
 }
 

@@ -4,6 +4,9 @@
 //   fail/expected.txt  exactly that rule's diagnostics, first line of each, in printed order
 //   pass/entries/...   entries on which the rule reports nothing
 //
+// and may have more beside them, named fail-<name>/ and pass-<name>/ (fail-ja/: the rule in a
+// knowledge base whose kbc.yaml adds Japanese).
+//
 // A rule added to all_rules() without fixtures fails this suite, and so does a fixture folder
 // whose rule no longer exists.
 #include <catch2/catch.hpp>
@@ -49,35 +52,54 @@ std::string findings_of(const kbc::Diagnostics& diagnostics, std::string_view ru
   return out;
 }
 
+// The fixtures of one kind ("fail" or "pass") under `folder`: <kind> and <kind>-<name>, sorted.
+std::vector<fs::path> fixtures(const fs::path& folder, const std::string& kind) {
+  std::vector<fs::path> out;
+  for (const auto& item : fs::directory_iterator(folder)) {
+    const std::string name = item.path().filename().string();
+    if (item.is_directory() && (name == kind || name.starts_with(kind + "-")))
+      out.push_back(item.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void check_fail_fixture(const kbc::Rule& rule, const fs::path& fail) {
+  const std::string id(rule.id);
+  INFO("fixture " << fail.string());
+  REQUIRE(fs::is_directory(fail / "entries"));
+  REQUIRE(fs::is_regular_file(fail / "expected.txt"));
+  const std::string expected = without_trailing_newlines(read_text(fail / "expected.txt"));
+  CHECK_FALSE(expected.empty());
+  const kbc::RealFileSystem file_system;
+  const kbc::CheckedKnowledgeBase failing = kbc::check_knowledge_base(file_system, fail.string());
+  CHECK(without_trailing_newlines(findings_of(failing.diagnostics, id)) == expected);
+  for (const kbc::Diagnostic& d : failing.diagnostics) {
+    if (d.rule == id) CHECK(d.severity == rule.severity);
+  }
+}
+
+void check_pass_fixture(const kbc::Rule& rule, const fs::path& pass) {
+  INFO("fixture " << pass.string());
+  REQUIRE(fs::is_directory(pass / "entries"));
+  const kbc::RealFileSystem file_system;
+  const kbc::CheckedKnowledgeBase passing = kbc::check_knowledge_base(file_system, pass.string());
+  CHECK(findings_of(passing.diagnostics, rule.id) == "");
+}
+
 }  // namespace
 
 TEST_CASE("every lint rule fires on its fail fixture and stays quiet on its pass fixture",
           "[lint]") {
-  const kbc::RealFileSystem file_system;
   for (const kbc::Rule& rule : kbc::all_rules()) {
     const std::string id(rule.id);
     DYNAMIC_SECTION(id) {
       INFO("rule " << id);
-      const fs::path fail = kFixtures / id / "fail";
-      const fs::path pass = kFixtures / id / "pass";
-      const fs::path expected_file = fail / "expected.txt";
-      INFO("fixtures in " << (kFixtures / id).string());
-      REQUIRE(fs::is_directory(fail / "entries"));
-      REQUIRE(fs::is_directory(pass / "entries"));
-      REQUIRE(fs::is_regular_file(expected_file));
-
-      const std::string expected = without_trailing_newlines(read_text(expected_file));
-      CHECK_FALSE(expected.empty());
-      const kbc::CheckedKnowledgeBase failing =
-          kbc::check_knowledge_base(file_system, fail.string());
-      CHECK(without_trailing_newlines(findings_of(failing.diagnostics, id)) == expected);
-      for (const kbc::Diagnostic& d : failing.diagnostics) {
-        if (d.rule == id) CHECK(d.severity == rule.severity);
-      }
-
-      const kbc::CheckedKnowledgeBase passing =
-          kbc::check_knowledge_base(file_system, pass.string());
-      CHECK(findings_of(passing.diagnostics, id) == "");
+      const fs::path folder = kFixtures / id;
+      REQUIRE(fs::is_directory(folder / "fail"));
+      REQUIRE(fs::is_directory(folder / "pass"));
+      for (const fs::path& fail : fixtures(folder, "fail")) check_fail_fixture(rule, fail);
+      for (const fs::path& pass : fixtures(folder, "pass")) check_pass_fixture(rule, pass);
     }
   }
 }

@@ -301,6 +301,31 @@ TEST_CASE("mcp search finds Chinese text by two characters") {
   CHECK(search(R"({"query":"过热"})")["results"].empty());
 }
 
+TEST_CASE("mcp search offers the knowledge base's languages, and searches each one's texts") {
+  std::vector<ordered_json> records = fixture_records();
+  records[1]["signature_ja"] = "アルファエラー：部品が起動しない";
+  const std::vector<Language> languages =
+      languages_from(json::parse(R"([{"code": "en"}, {"code": "ja", "name": "日本語"}])"),
+                     [](const std::string& code) -> std::optional<json> {
+                       if (code == "ja") return json{{"english_name", "Japanese"}};
+                       return built_in_strings(code);
+                     });
+  const McpServer server(records, {"9.9.9", kMaxMessageBytes, languages});
+  const json tools = reply_to(server, R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+  const json& language = tools["result"]["tools"][2]["inputSchema"]["properties"]["language"];
+  CHECK(language["enum"] == json::parse(R"(["en","ja"])"));
+  CHECK(language["description"] ==
+        "ja searches the Japanese translations (and the English root causes)");
+  CHECK(tools["result"]["tools"][1]["description"].get<std::string>().find(
+            "in English and where translated in Japanese: the _ja fields") != std::string::npos);
+  const json found = tool_result(server, "search", R"({"query":"起動","language":"ja"})");
+  CHECK(ids_of(found["structuredContent"]["results"]) == std::vector<std::string>{"a/alpha"});
+  CHECK(found["structuredContent"]["results"][0]["signature"] ==
+        "アルファエラー：部品が起動しない");
+  CHECK(reply_to(server, call("search", R"({"query":"x","language":"zh"})"))["error"]["message"] ==
+        "Invalid params: search: 'language' must be \"en\" or \"ja\", not 'zh'");
+}
+
 TEST_CASE("mcp search: a query without words, or with too many, is a tool error") {
   const McpServer server = make_server();
   const json empty = tool_result(server, "search", R"({"query":" !?. "})");

@@ -58,11 +58,22 @@ TEST_CASE("find_site_file maps a URL to a file of the site, never outside it") {
   };
   for (const Case& c : cases) {
     INFO(c.url);
-    const SiteLookup found = kbc::find_site_file(kFiles, c.url);
+    const SiteLookup found = kbc::find_site_file(kFiles, c.url, {"en", "zh"});
     CHECK(found.kind == c.kind);
     CHECK(found.key == c.key);
     CHECK(found.location == c.location);
   }
+}
+
+TEST_CASE("a missing page gets the 404 page of the site's language it is under, else the base's") {
+  const auto not_found = [](std::string_view url, const std::vector<std::string>& languages) {
+    return kbc::find_site_file(kFiles, url, languages).key;
+  };
+  CHECK(not_found("/ja/entries/cuda/x.html", {"ja", "en"}) == "site/ja/404.html");
+  CHECK(not_found("/zh/entries/cuda/x.html", {"ja", "en"}) == "site/ja/404.html");
+  CHECK(not_found("/en/nothing.html", {"ja", "en"}) == "site/en/404.html");
+  CHECK(not_found("/ja", {"en", "zh", "ja"}) == "site/ja/404.html");
+  CHECK(not_found("/japan/x.html", {"en", "ja"}) == "site/en/404.html");
 }
 
 TEST_CASE("content_type by extension") {

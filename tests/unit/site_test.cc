@@ -96,7 +96,7 @@ TEST_CASE("related errors are shown in both directions, links to left-out entrie
                            {{{"error_id", "cuda/gone"}, {"distinction", "that one is gone"}}}}}}});
   const ordered_json b = record("cuda/b");
   const kbc::SiteModel model({&a, &b}, {});
-  const kbc::SiteLanguage en{"en", "en"};
+  const kbc::Language& en = kbc::default_languages()[0];
 
   const json page_b = model.entry_page(1, en, kStrings);
   CHECK(link_ids(page_b, "Preceded by") ==
@@ -120,7 +120,7 @@ TEST_CASE("the Chinese page falls back to English, marked as not yet translated"
   const ordered_json untranslated =
       record("cuda/b", {{"workarounds", {{{"action", "Do it"}, {"success_rate", 0.5}}}}});
   const kbc::SiteModel model({&translated, &untranslated}, {});
-  const kbc::SiteLanguage zh{"zh", "zh-CN"}, en{"en", "en"};
+  const kbc::Language &en = kbc::default_languages()[0], &zh = kbc::default_languages()[1];
 
   const json done = model.entry_page(0, zh, kStrings);
   CHECK(done["title"] == json({{"text", "错误"}, {"untranslated", false}}));
@@ -128,7 +128,7 @@ TEST_CASE("the Chinese page falls back to English, marked as not yet translated"
   CHECK(done["root_cause"]["html"] == "<p>原因。</p>\n");
   CHECK(done["workarounds"][0]["action"]["html"] == "做");
   CHECK(done["html_lang"] == "zh-CN");
-  CHECK(done["switch"]["href"] == "../../../en/entries/cuda/a.html");
+  CHECK(done["switch"][0]["href"] == "../../../en/entries/cuda/a.html");
 
   const json missing = model.entry_page(1, zh, kStrings);
   CHECK(missing["title"] == json({{"text", "Error in cuda/b"}, {"untranslated", true}}));
@@ -138,9 +138,29 @@ TEST_CASE("the Chinese page falls back to English, marked as not yet translated"
   CHECK(model.entry_page(1, en, kStrings)["root_cause"]["untranslated"] == false);
 }
 
+TEST_CASE("a page in each language: its own texts, the base language's marked, every other one") {
+  const std::vector<kbc::Language> languages = kbc::languages_from(
+      json::parse(R"([{"code": "ja", "name": "日本語"}, {"code": "en"}, {"code": "de"}])"),
+      [](const std::string&) { return std::nullopt; });
+  const ordered_json a =
+      record("cuda/a", {{"signature_en", "Error A"}, {"root_cause_de", "Weil."}});
+  const kbc::SiteModel model({&a}, {}, languages);
+  const json de = model.entry_page(0, languages[2], kStrings);
+  CHECK(de["html_lang"] == "de");
+  CHECK(de["base_lang"] == "ja");
+  CHECK(de["title"] == json({{"text", "Error in cuda/a"}, {"untranslated", true}}));
+  CHECK(de["root_cause"]["html"] == "<p>Weil.</p>\n");
+  CHECK(de["switch"] == json::parse(R"([
+          {"href": "../../../ja/entries/cuda/a.html", "hreflang": "ja", "label": "日本語"},
+          {"href": "../../../en/entries/cuda/a.html", "hreflang": "en", "label": "English"}])"));
+  CHECK(de["alternates"].back()["href"] == "../../../ja/entries/cuda/a.html");  // x-default
+  CHECK(model.entry_page(0, languages[1], kStrings)["title"]["text"] == "Error A");
+  CHECK(model.entry_page(0, languages[0], kStrings)["title"]["untranslated"] == false);
+}
+
 TEST_CASE("absolute URLs appear only with a base_url") {
   const ordered_json a = record("cuda/a");
-  const kbc::SiteLanguage en{"en", "en"};
+  const kbc::Language& en = kbc::default_languages()[0];
   const json without = kbc::SiteModel({&a}, {}).entry_page(0, en, kStrings);
   CHECK_FALSE(without.contains("canonical"));
   const json with =
@@ -153,7 +173,7 @@ TEST_CASE("absolute URLs appear only with a base_url") {
 
 TEST_CASE("JSON-LD cannot close its script element") {
   const ordered_json a = record("cuda/a", {{"signature", "</script><script>alert(1)"}});
-  const json page = kbc::SiteModel({&a}, {}).entry_page(0, {"en", "en"}, kStrings);
+  const json page = kbc::SiteModel({&a}, {}).entry_page(0, kbc::default_languages()[0], kStrings);
   const std::string json_ld = page["json_ld"];
   CHECK(json_ld.find('<') == std::string::npos);
   CHECK(json::parse(json_ld)["headline"] == "</script><script>alert(1)");
@@ -194,7 +214,7 @@ TEST_CASE("the link checker reports links to files the site does not have") {
 
 TEST_CASE("the not-found page gets a <base> only when the site has a base_url") {
   const ordered_json a = record("cuda/a");
-  const kbc::SiteLanguage zh{"zh", "zh-CN"};
+  const kbc::Language& zh = kbc::default_languages()[1];
   CHECK_FALSE(kbc::SiteModel({&a}, {}).plain_page("404", zh, kStrings).contains("base_href"));
   const kbc::SiteModel model({&a}, {"KB", "https://kb.example/"});
   CHECK(model.plain_page("404", zh, kStrings)["base_href"] == "https://kb.example/zh/");

@@ -1,56 +1,71 @@
-// i18n-length and i18n-missing: the Chinese texts line up with the English ones and exist
-// wherever the English ones do.
+// i18n-length and i18n-missing: the texts of every language but the base (the _zh ones in
+// Chinese) line up with the base language's and exist wherever those do.
 #include "base/text.h"
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {
 namespace {
 
-struct Translated {
-  const char* english;
-  const char* chinese;
-};
-constexpr Translated kLists[] = {{"/workarounds", "/workarounds_zh"},
-                                 {"/dead_ends", "/dead_ends_zh"}};
-constexpr Translated kTexts[] = {{"/signature", "/signature_zh"},
-                                 {"/root_cause", "/root_cause_zh"}};
-
-}  // namespace
-
-void i18n_length(const Entry& entry, const LintContext&, Reporter& report) {
-  for (const auto& [english, chinese] : kLists) {
-    const auto* translations = entry.find(chinese);
-    if (!translations || !translations->is_array()) continue;
-    const std::size_t expected = entry.list(english).size(), actual = translations->size();
-    if (actual != expected) {
-      report.at_key(entry, chinese,
-                    std::string(chinese + 1) + " has " + std::to_string(actual) + " items but " +
-                        (english + 1) + " has " + std::to_string(expected));
-    }
+// The translated keys of every language but the base: `visit(language, base pointer, its
+// translation's pointer, whether they are lists)`.
+template <typename Visit>
+void for_each_translation(const LintContext& context, Visit visit) {
+  for (const Language& language : context.kb.languages) {
+    if (language.base) continue;
+    for (const TranslatedKey& key : translated_keys())
+      visit(language, "/" + key.key, "/" + language.key(key.key), key.list);
   }
 }
 
-void i18n_missing(const Entry& entry, const LintContext&, Reporter& report) {
-  for (const auto& [english, chinese] : kTexts) {
-    const auto* translation = entry.find(chinese);
-    if (!is_blank(entry.text(english)) && (!translation || translation->is_null())) {
-      report.at_key(entry, english,
-                    std::string(english + 1) + " has no Chinese text (" + (chinese + 1) + ")");
-    } else if (translation && translation->is_string() && is_blank(entry.text(chinese))) {
-      report.at_value(entry, chinese, std::string(chinese + 1) + " is blank");
-    }
+void missing_text(const Entry& entry, const Language& language, const std::string& base,
+                  const std::string& translated, Reporter& report) {
+  const auto* translation = entry.find(translated);
+  if (!is_blank(entry.text(base)) && (!translation || translation->is_null())) {
+    report.at_key(entry, base,
+                  base.substr(1) + " has no " + language.english_name + " text (" +
+                      translated.substr(1) + ")");
+  } else if (translation && translation->is_string() && is_blank(entry.text(translated))) {
+    report.at_value(entry, translated, translated.substr(1) + " is blank");
   }
-  for (const auto& [english, chinese] : kLists) {
-    const auto* translations = entry.find(chinese);
-    if (!entry.list(english).empty() && !translations) {
-      report.at_key(entry, english,
-                    std::string(english + 1) + " have no Chinese text (" + (chinese + 1) + ")");
-    }
-    for_each_item(entry, chinese, [&](const std::string& item, const auto& text) {
-      if (text.is_string() && is_blank(entry.text(item)))
-        report.at_value(entry, item, "blank Chinese text");
-    });
+}
+
+void missing_items(const Entry& entry, const Language& language, const std::string& base,
+                   const std::string& translated, Reporter& report) {
+  if (!entry.list(base).empty() && !entry.find(translated)) {
+    report.at_key(entry, base,
+                  base.substr(1) + " have no " + language.english_name + " text (" +
+                      translated.substr(1) + ")");
   }
+  for_each_item(entry, translated, [&](const std::string& item, const auto& text) {
+    if (text.is_string() && is_blank(entry.text(item)))
+      report.at_value(entry, item, "blank " + language.english_name + " text");
+  });
+}
+
+}  // namespace
+
+void i18n_length(const Entry& entry, const LintContext& context, Reporter& report) {
+  for_each_translation(context, [&](const Language&, const std::string& base,
+                                    const std::string& translated, bool list) {
+    const auto* translations = entry.find(translated);
+    if (!list || !translations || !translations->is_array()) return;
+    const std::size_t expected = entry.list(base).size(), actual = translations->size();
+    if (actual != expected) {
+      report.at_key(entry, translated,
+                    translated.substr(1) + " has " + std::to_string(actual) + " items but " +
+                        base.substr(1) + " has " + std::to_string(expected));
+    }
+  });
+}
+
+void i18n_missing(const Entry& entry, const LintContext& context, Reporter& report) {
+  for_each_translation(context, [&](const Language& language, const std::string& base,
+                                    const std::string& translated, bool list) {
+    if (list)
+      missing_items(entry, language, base, translated, report);
+    else
+      missing_text(entry, language, base, translated, report);
+  });
 }
 
 }  // namespace kbc::rules
