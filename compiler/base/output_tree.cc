@@ -109,9 +109,11 @@ void remove_stale(const OutputTree& tree, const std::set<std::string>& folders,
                   const fs::path& dir) {
   std::vector<fs::path> stale;
   std::error_code error;
+  // The iterator's paths start with `dir/` (fs::relative would resolve links on every part).
+  const std::size_t prefix = (dir / "").native().size();
   for (auto it = fs::recursive_directory_iterator(dir, error);
        !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-    const std::string relative = fs::relative(it->path(), dir, error).generic_string();
+    const std::string relative = it->path().native().substr(prefix);
     const fs::file_status status = it->symlink_status(error);
     const bool keep = fs::is_directory(status) ? folders.count(relative) > 0
                       : fs::is_regular_file(status)
