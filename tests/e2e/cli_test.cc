@@ -358,6 +358,13 @@ TEST_CASE("a rebuild recycles the previous output and ends up exactly like a fre
   write(spare / "stray.txt", "stale");
   fs::remove(spare / "kb.json");
   fs::create_symlink(kb.root / "outside.txt", spare / "kb.json");
+  // A link to a folder outside, and a file, where the build wants folders.
+  fs::create_directory(kb.root / "elsewhere");
+  write(kb.root / "elsewhere/keep.txt", "untouched");
+  fs::remove_all(spare / "md");
+  fs::create_directory_symlink(kb.root / "elsewhere", spare / "md");
+  fs::remove_all(spare / "api/cuda");
+  write(spare / "api/cuda", "a file where a folder goes");
 
   const Run rebuilt = kbc("build " + kb.arg());
   INFO(rebuilt.output);
@@ -366,6 +373,9 @@ TEST_CASE("a rebuild recycles the previous output and ends up exactly like a fre
   CHECK(snapshot(dist) == snapshot(kb.root / "fresh"));
   CHECK(read(kb.root / "outside.txt") == "untouched");
   CHECK_FALSE(fs::is_symlink(dist / "kb.json"));
+  CHECK_FALSE(fs::is_symlink(dist / "md"));
+  CHECK(snapshot(kb.root / "elsewhere").size() == 1);
+  CHECK(read(kb.root / "elsewhere/keep.txt") == "untouched");
   CHECK(read(dist / "api/cuda/cudnn-bn-epsilon-too-small.json").find("Changed. ") !=
         std::string::npos);
   CHECK(read(dist / "site/api/cuda/cudnn-bn-epsilon-too-small.json") ==
