@@ -51,7 +51,7 @@ json source_links(const ordered_json& item) {
     const std::string url = source.get<std::string>();
     json link = {{"text", url}};
     if (url.starts_with("https://") || url.starts_with("http://")) link["href"] = url;
-    out.push_back(link);
+    out.push_back(std::move(link));
   }
   return out;
 }
@@ -199,8 +199,8 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
   }
   alternates.push_back(
       {{"hreflang", "x-default"}, {"href", up + languages_.front().code + "/" + alternate_suffix}});
-  page["alternates"] = alternates;
-  page["switch"] = switches;
+  page["alternates"] = std::move(alternates);
+  page["switch"] = std::move(switches);
   return page;
 }
 
@@ -245,7 +245,7 @@ json SiteModel::entry_page(std::size_t index, const Language& language, const js
          {"behavior_change", markdown_inline_html(string_field(v, "behavior_change"))}});
   }
   page["has_versions"] = !versions.empty();
-  page["versions"] = versions;
+  page["versions"] = std::move(versions);
 
   json os_notes = json::array();
   if (const auto it = r.find("os_specific"); it != r.end() && it->is_object()) {
@@ -255,7 +255,7 @@ json SiteModel::entry_page(std::size_t index, const Language& language, const js
     }
   }
   page["has_os_notes"] = !os_notes.empty();
-  page["os_notes"] = os_notes;
+  page["os_notes"] = std::move(os_notes);
 
   json workarounds = json::array();
   const auto& workaround_items = list(r, "workarounds");
@@ -271,10 +271,10 @@ json SiteModel::entry_page(std::size_t index, const Language& language, const js
          {"condition", markdown_inline_html(string_field(w, "condition"))},
          {"tradeoff", markdown_inline_html(string_field(w, "tradeoff"))},
          {"has_sources", !sources.empty()},
-         {"sources", sources}});
+         {"sources", std::move(sources)}});
   }
   page["has_workarounds"] = !workarounds.empty();
-  page["workarounds"] = workarounds;
+  page["workarounds"] = std::move(workarounds);
 
   json dead_ends = json::array();
   const auto& dead_end_items = list(r, "dead_ends");
@@ -288,10 +288,10 @@ json SiteModel::entry_page(std::size_t index, const Language& language, const js
          {"why_fails", markdown_html(string_field(d, "why_fails"))},
          {"misconception", markdown_inline_html(string_field(d, "common_misconception"))},
          {"has_sources", !sources.empty()},
-         {"sources", sources}});
+         {"sources", std::move(sources)}});
   }
   page["has_dead_ends"] = !dead_ends.empty();
-  page["dead_ends"] = dead_ends;
+  page["dead_ends"] = std::move(dead_ends);
 
   json related = json::array();
   const Relations& relations = relations_[index];
@@ -310,24 +310,24 @@ json SiteModel::entry_page(std::size_t index, const Language& language, const js
         if (t.untranslated) item["title_lang"] = base_lang();
         item["href"] = up + site_entry_path(language.code, link.id);
       }
-      items.push_back(item);
+      items.push_back(std::move(item));
     }
-    related.push_back({{"label", label(strings, key)}, {"links", items}});
+    related.push_back({{"label", label(strings, key)}, {"links", std::move(items)}});
   }
   page["has_related"] = !related.empty();
-  page["related"] = related;
+  page["related"] = std::move(related);
 
   if (const std::string url = string_field(r, "official_doc_url"); !url.empty()) {
     json doc = {{"text", url}, {"section", string_field(r, "official_doc_section")}};
     if (url.starts_with("https://") || url.starts_with("http://")) doc["href"] = url;
-    page["official_doc"] = doc;
+    page["official_doc"] = std::move(doc);
   }
   json dates = json::array();
   for (const char* key : {"first_seen", "last_confirmed", "last_updated"}) {
     if (const std::string date = string_field(r, key); !date.empty())
       dates.push_back({{"label", label(strings, key)}, {"date", date}});
   }
-  page["dates"] = dates;
+  page["dates"] = std::move(dates);
   page["record_href"] = up + "api/" + id + ".json";
   page["markdown_href"] = up + "md/" + language.code + "/" + id + ".md";
 
@@ -367,7 +367,7 @@ json SiteModel::home_page(const Language& language, const json& strings) const {
                        {"count", std::to_string(members.size())},
                        {"href", up + site_domain_path(language.code, domain)}});
   }
-  page["domains"] = domains;
+  page["domains"] = std::move(domains);
   json recent = json::array();
   for (std::size_t i : recently_updated(10)) {
     const Title t = title(i, language);
@@ -375,9 +375,9 @@ json SiteModel::home_page(const Language& language, const json& strings) const {
                  {"href", up + site_entry_path(language.code, string_field(*records_[i], "id"))},
                  {"date", string_field(*records_[i], "last_updated")}};
     if (t.untranslated) item["title_lang"] = base_lang();
-    recent.push_back(item);
+    recent.push_back(std::move(item));
   }
-  page["recent"] = recent;
+  page["recent"] = std::move(recent);
   page["description"] = label(strings, "home_intro");
   page["match_data"] = up + language.code + "/match.json";  // the paste box
   return page;
@@ -395,13 +395,14 @@ json SiteModel::domain_page(const std::string& domain, const Language& language)
                  {"href", up + site_entry_path(language.code, string_field(*records_[i], "id"))},
                  {"error_code", string_field(*records_[i], "error_code")}};
     if (t.untranslated) item["title_lang"] = base_lang();
-    categories[string_field(*records_[i], "category")].push_back(item);
+    categories[string_field(*records_[i], "category")].push_back(std::move(item));
   }
   json groups = json::array();
-  for (auto& [name, entries] : categories) groups.push_back({{"name", name}, {"entries", entries}});
+  for (auto& [name, entries] : categories)
+    groups.push_back({{"name", name}, {"entries", std::move(entries)}});
   page["domain"] = domain;
   page["count"] = std::to_string(members.size());
-  page["categories"] = groups;
+  page["categories"] = std::move(groups);
   return page;
 }
 
