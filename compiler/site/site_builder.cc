@@ -258,11 +258,18 @@ void add_entry_pages(const SiteModel& model, const TemplateSet& templates,
 void add_language_files(const SiteModel& model, PageRenderer& renderer,
                         const std::vector<json>& strings, OutputTree& tree) {
   const auto& languages = model.languages();
-  std::vector<std::string> indexes(languages.size());  // one language per core
+  // Each language's search index and match data, one per core.
+  std::vector<std::string> indexes(languages.size()), matches(languages.size());
   parallel_slices(
-      languages.size(),
+      2 * languages.size(),
       [&](std::size_t begin, std::size_t end, std::size_t) {
-        for (std::size_t l = begin; l < end; ++l) indexes[l] = search_index(model, languages[l]);
+        for (std::size_t k = begin; k < end; ++k) {
+          const std::size_t l = k / 2;
+          if (k % 2 == 0)
+            indexes[l] = search_index(model, languages[l]);
+          else
+            matches[l] = match_data(model, languages[l]);
+        }
       },
       1);
   for (std::size_t l = 0; l < languages.size(); ++l) {
@@ -272,7 +279,7 @@ void add_language_files(const SiteModel& model, PageRenderer& renderer,
       tree.add("site/" + path, std::move(content));
     };
     add(code + "/search-index.json", std::move(indexes[l]));
-    add(code + "/match.json", match_data(model, language));
+    add(code + "/match.json", std::move(matches[l]));
     add(code + "/index.html", renderer.page(code, "home", model.home_page(language, strings[l])));
     add(code + "/search.html",
         renderer.page(code, "search", model.plain_page("search", language, strings[l])));
