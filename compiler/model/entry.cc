@@ -1,5 +1,7 @@
 #include "model/entry.h"
 
+#include <algorithm>
+#include <charconv>
 #include <regex>
 
 #include "resources.h"
@@ -11,16 +13,28 @@ std::string Entry::id() const {
   return it != data.end() && it->is_string() ? it->get<std::string>() : id_from_path;
 }
 
+// Rules look up nodes by pointer hundreds of thousands of times on a large knowledge base: the
+// segments are read in place, and copied only when they hold an escape ("~0", "~1").
 const nlohmann::json* Entry::find(std::string_view pointer) const {
   const nlohmann::json* node = &data;
-  for (const std::string& segment : split_pointer(pointer)) {
+  std::string unescaped;
+  for (std::size_t start = 1; !pointer.empty() && start <= pointer.size();) {
+    const std::size_t end = std::min(pointer.find('/', start), pointer.size());
+    std::string_view segment = pointer.substr(start, end - start);
+    start = end + 1;
+    if (segment.find('~') != std::string_view::npos) {
+      unescaped = split_pointer("/" + std::string(segment)).front();
+      segment = unescaped;
+    }
     if (node->is_object()) {
       const auto it = node->find(segment);
       if (it == node->end()) return nullptr;
       node = &*it;
     } else if (node->is_array()) {
-      const std::size_t index = std::strtoul(segment.c_str(), nullptr, 10);
-      if (index >= node->size()) return nullptr;
+      std::size_t index = 0;
+      const char* const end_of_segment = segment.data() + segment.size();
+      const auto [stop, error] = std::from_chars(segment.data(), end_of_segment, index);
+      if (error != std::errc() || stop != end_of_segment || index >= node->size()) return nullptr;
       node = &(*node)[index];
     } else {
       return nullptr;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "load/yaml_loader.h"
+#include "model/entry.h"
 
 using kbc::Diagnostics;
 using nlohmann::json;
@@ -118,4 +119,17 @@ TEST_CASE("files over the size limit are refused before parsing") {
   CHECK_FALSE(kbc::load_yaml("t.yaml", huge, out));
   REQUIRE(out.size() == 1);
   CHECK(out[0].rule == "yaml-structure");
+}
+
+TEST_CASE("an entry finds nodes by JSON pointer with escapes") {
+  kbc::Entry entry;
+  entry.data = nlohmann::json::parse(R"({"a/b": {"c~d": [1, 2]}, "list": [{"k": "v"}]})");
+  REQUIRE(entry.find("/a~1b/c~0d/1"));
+  CHECK(*entry.find("/a~1b/c~0d/1") == 2);
+  CHECK(entry.find("") == &entry.data);
+  CHECK(entry.text("/list/0/k") == "v");
+  CHECK(entry.find("/a~1b/c~0d/2") == nullptr);
+  CHECK(entry.find("/a~1b/c~0d/x") == nullptr);
+  CHECK(entry.find("/a/b") == nullptr);
+  CHECK(entry.find("/list/0/k/deeper") == nullptr);
 }
