@@ -5,11 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -105,24 +107,31 @@ void write_all(const std::vector<Item>& items, Write write) {
   if (failure) std::rethrow_exception(failure);
 }
 
-// What `folder` (relative to the output folder; "" for itself, open as `fd`) holds that the
-// tree does not, into `stale`: stale files, and anything that is not a regular file or folder
-// where the tree wants one. The folders it keeps go into `existing`. Uses the type that readdir
-// gives (a stat per entry only where the file system gives none): the output has a folder per
-// entry, and std::filesystem's walk costs a stat per file and three system calls per folder.
-void find_stale(int fd, const std::string& folder, const OutputTree& tree,
-                const std::set<std::string>& folders, std::set<std::string>& existing,
-                std::vector<std::string>& stale) {
-  const std::unique_ptr<DIR, int (*)(DIR*)> listing(::fdopendir(fd), ::closedir);
+// What one folder of the previous output holds that the tree does not (stale files, and anything
+// that is not a regular file or folder where the tree wants one), and the folders it keeps.
+struct FolderScan {
+  std::vector<std::string> stale, kept;
+  std::string error;
+};
+
+// Lists `folder` (relative to the output folder, open as `root`; "" for itself) with the types
+// that readdir gives, so without a stat per entry where the file system gives them: the output
+// has a folder per entry, and std::filesystem's walk costs a stat per file.
+FolderScan scan_folder(int root, const std::string& folder, const OutputTree& tree,
+                       const std::set<std::string>& folders) {
+  FolderScan scan;
+  const int fd = ::openat(root, folder.empty() ? "." : folder.c_str(),
+                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  const std::unique_ptr<DIR, int (*)(DIR*)> listing(fd < 0 ? nullptr : ::fdopendir(fd), ::closedir);
   if (!listing) {
-    ::close(fd);
-    throw ToolError("cannot list " + folder + ": " + std::strerror(errno));
+    scan.error = "cannot list '" + folder + "': " + std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return scan;
   }
-  std::vector<std::string> subfolders;
   while (const dirent* item = ::readdir(listing.get())) {
     const std::string_view name = item->d_name;
     if (name == "." || name == "..") continue;
-    const std::string path = folder.empty() ? std::string(name) : folder + "/" + item->d_name;
+    std::string path = folder.empty() ? std::string(name) : folder + "/" + item->d_name;
     unsigned char type = item->d_type;
     if (type == DT_UNKNOWN) {
       struct stat st {};
@@ -135,20 +144,42 @@ void find_stale(int fd, const std::string& folder, const OutputTree& tree,
                       : type == DT_REG ? tree.files().count(path) > 0 || path == kOutputMarker
                                        : false;
     if (!keep)
-      stale.push_back(path);
+      scan.stale.push_back(std::move(path));
     else if (type == DT_DIR)
-      subfolders.push_back(path);
+      scan.kept.push_back(std::move(path));
   }
-  for (const std::string& path : subfolders) {
-    const int child = ::openat(fd, path.c_str() + (folder.empty() ? 0 : folder.size() + 1),
-                               O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (child < 0) {
-      stale.push_back(path);
-      continue;
+  return scan;
+}
+
+// Lists the previous output at `dir` one depth at a time, the folders of each depth on every
+// core: what to remove into `stale`, the folders to keep into `existing`.
+void find_stale(const fs::path& dir, const OutputTree& tree, const std::set<std::string>& folders,
+                std::set<std::string>& existing, std::vector<std::string>& stale) {
+  const int root = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (root < 0) throw ToolError("cannot open " + dir.string() + ": " + std::strerror(errno));
+  std::vector<std::string> depth = {""};
+  std::string error;
+  while (!depth.empty() && error.empty()) {
+    std::vector<FolderScan> scans(depth.size());
+    parallel_slices(
+        depth.size(),
+        [&](std::size_t begin, std::size_t end, std::size_t) {
+          for (std::size_t i = begin; i < end; ++i)
+            scans[i] = scan_folder(root, depth[i], tree, folders);
+        },
+        16);
+    depth.clear();
+    for (FolderScan& scan : scans) {
+      if (error.empty()) error = scan.error;
+      std::move(scan.stale.begin(), scan.stale.end(), std::back_inserter(stale));
+      for (std::string& folder : scan.kept) {
+        existing.insert(folder);
+        depth.push_back(std::move(folder));
+      }
     }
-    existing.insert(path);
-    find_stale(child, path, tree, folders, existing, stale);
   }
+  ::close(root);
+  if (!error.empty()) throw ToolError("cannot write output: " + error);
 }
 
 // Makes `dir` hold exactly the tree: stale entries removed, folders made, then the files on
@@ -162,9 +193,7 @@ void write_tree(const OutputTree& tree, const fs::path& dir, Progress* progress)
   }
   std::set<std::string> existing;
   std::vector<std::string> stale;
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) throw ToolError("cannot open " + dir.string() + ": " + std::strerror(errno));
-  find_stale(fd, "", tree, folders, existing, stale);
+  find_stale(dir, tree, folders, existing, stale);
   for (const std::string& path : stale) fs::remove_all(dir / path);
   // A folder sorts after its parent, so parents are made first.
   for (const std::string& folder : folders) {
