@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace kbc {
@@ -100,8 +101,13 @@ std::string SearchIndex::json(std::string_view language) const {
   nlohmann::ordered_json words = nlohmann::ordered_json::array();
   nlohmann::ordered_json word_postings = nlohmann::ordered_json::array();
   nlohmann::ordered_json grams = nlohmann::ordered_json::object();
-  // postings_ is a std::map: words come out in byte order, which is what search.js bisects.
-  for (const auto& [token, list] : postings_) {
+  // Words in byte order, which is what search.js bisects.
+  std::vector<const std::pair<const std::string, std::vector<int>>*> sorted;
+  for (const auto& posting : postings_) sorted.push_back(&posting);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* posting : sorted) {
+    const auto& [token, list] = *posting;
     if (static_cast<unsigned char>(token[0]) < 0x80) {
       words.push_back(token);
       word_postings.push_back(list);

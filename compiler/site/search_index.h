@@ -6,9 +6,9 @@
 // tests/browser/tokenizer-cases.json hold both sides to them.
 #pragma once
 
-#include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace kbc {
@@ -29,7 +29,7 @@ class SearchIndex {
 
  private:
   std::vector<Document> documents_;
-  std::map<std::string, std::vector<int>> postings_;  // token -> doc, weight, doc, weight...
+  std::unordered_map<std::string, std::vector<int>> postings_;  // token -> doc, weight, ...
 };
 
 }  // namespace kbc
