@@ -189,7 +189,7 @@ Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
     signature_specificity_.push_back(static_cast<int>(code_points(trim(record.signature))));
     fix_rate_.push_back(rate_permille(record.fix_success_rate));
   }
-  index_ = std::make_unique<RegexIndex>(patterns, /*many_texts=*/true);
+  index_ = std::make_unique<RegexIndex>(patterns);
 }
 
 Matcher::~Matcher() = default;
@@ -262,7 +262,6 @@ void Matcher::scan_lines(std::string_view text, std::size_t first_line, Best& be
 std::vector<Hit> Matcher::match_line(std::string_view line) const {
   Best best;
   RegexIndex::Scratch scratch;
-  scratch.use_text_set = false;
   for (; line.size() > kMaxLineBytes; line.remove_prefix(kMaxLineBytes))
     scan_piece(line.substr(0, kMaxLineBytes), 1, best, scratch);
   scan_piece(line, 1, best, scratch);
@@ -307,10 +306,6 @@ std::vector<Hit> LogScan::finish(std::size_t top) {
 // line longer than kMaxLineBytes is matched in whole pieces, so the buffer stays bounded.
 void LogScan::scan_buffered(bool all) {
   std::string_view text(buffer_);
-  // A short text, such as one error message, is matched without the text set (regex_index.h).
-  const bool short_text = all && lines_ == 0 && !open_line_ && text.size() < block_bytes_ &&
-                          text.size() < kLogBlockBytes;
-  for (RegexIndex::Scratch& scratch : scratches_) scratch.use_text_set = !short_text;
   const std::size_t complete = all ? text.size() : after_last_newline(text);
   const std::vector<std::string_view> parts = split_at_lines(
       text.substr(0, complete), complete < kParallelMinBytes ? 1 : scratches_.size());

@@ -14,8 +14,6 @@ namespace {
 constexpr std::size_t kMaxCachedAtomSets = 1 << 16;
 // The DFA budget of each of the small sets (RE2's default is 8 MB).
 constexpr std::int64_t kSetMemory = std::int64_t{64} << 20;
-// The text set's DFA grows to this while it learns a log, then starts over.
-constexpr std::int64_t kTextSetMemory = std::int64_t{256} << 20;
 // The two code points beyond ASCII that RE2, ignoring case, takes for ASCII letters.
 constexpr std::string_view kLongS = "\xc5\xbf";           // U+017F, an 's'
 constexpr std::string_view kKelvinSign = "\xe2\x84\xaa";  // U+212A, a 'k'
@@ -34,21 +32,22 @@ void replace_all(std::string& text, std::string_view from, char to) {
 }
 
 // `text` as the atoms are searched in it: ASCII lowercased, and ſ and K replaced by the letters
-// RE2 takes them for. Only which atoms occur is read from it, never an offset.
-void fold_for_atoms(std::string_view text, std::string& out) {
+// RE2 takes them for. Only which atoms occur is read from it, never an offset. Whether `text` is
+// ASCII.
+bool fold_for_atoms(std::string_view text, std::string& out) {
   out.assign(text);
   for (char& c : out) c = ascii_lower_char(c);
-  if (is_ascii(text)) return;
+  if (is_ascii(text)) return true;
   replace_all(out, kLongS, 's');
   replace_all(out, kKelvinSign, 'k');
+  return false;
 }
 
 // A set of `patterns`, or nullptr when there are none or it cannot be built.
-std::unique_ptr<RE2::Set> compiled_set(const std::vector<std::string>& patterns,
-                                       std::int64_t memory = kSetMemory) {
+std::unique_ptr<RE2::Set> compiled_set(const std::vector<std::string>& patterns) {
   if (patterns.empty()) return nullptr;
   RE2::Options options = entry_regex_options();
-  options.set_max_mem(memory);
+  options.set_max_mem(kSetMemory);
   auto set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
   for (const std::string& pattern : patterns) {
     if (set->Add(pattern, nullptr) < 0) return nullptr;
@@ -71,8 +70,7 @@ RE2::Options entry_regex_options() {
   return options;
 }
 
-RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patterns,
-                       bool many_texts)
+RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patterns)
     : errors_(patterns.size()), location_(patterns.size(), {-1, -1}) {
   const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
   for (std::size_t i = 0; i < cores; ++i) shards_.push_back(std::make_unique<Shard>());
@@ -80,7 +78,7 @@ RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patte
     build_shard(*shards_[worker], begin, end, patterns);
   });
   index_atoms();
-  build_sets(many_texts);
+  build_sets();
 }
 
 RegexIndex::~RegexIndex() = default;
@@ -133,7 +131,7 @@ void RegexIndex::index_atoms() {
       folded_atoms_.push_back(atom);
       folded_match_ascii_ = folded_match_ascii_ || text.find(kLongS) != std::string::npos ||
                             text.find(kKelvinSign) != std::string::npos;
-    } else if (text.size() < AtomFinder::kAnchorBytes) {
+    } else if (text.size() < AtomFinder::kMinAtomBytes) {
       short_atoms_.push_back(atom);
     } else {
       finder_atoms_.push_back(atom);
@@ -143,17 +141,13 @@ void RegexIndex::index_atoms() {
   finder_ = std::make_unique<AtomFinder>(found_by_finder);
 }
 
-void RegexIndex::build_sets(bool many_texts) {
-  std::vector<std::string> atoms, folded, unfiltered;
-  for (const std::string& atom : atoms_)
-    atoms.push_back(std::string("(?i)").append(RE2::QuoteMeta(atom)));
-  for (int atom : folded_atoms_) folded.push_back(atoms[atom]);
+void RegexIndex::build_sets() {
+  std::vector<std::string> folded, unfiltered;
+  for (int atom : folded_atoms_)
+    folded.push_back(std::string("(?i)").append(RE2::QuoteMeta(atoms_[atom])));
   for (std::size_t entry : unfiltered_) unfiltered.push_back(regex(entry)->pattern());
   folded_set_ = compiled_set(folded);
   unfiltered_set_ = compiled_set(unfiltered);
-  if (!many_texts) return;
-  atoms.insert(atoms.end(), unfiltered.begin(), unfiltered.end());
-  text_set_ = compiled_set(atoms, kTextSetMemory);
 }
 
 const RE2* RegexIndex::regex(std::size_t entry) const {
@@ -164,14 +158,14 @@ const RE2* RegexIndex::regex(std::size_t entry) const {
 void RegexIndex::find_atoms(std::string_view text, Scratch& scratch) const {
   std::vector<int>& found = scratch.found;
   found.clear();
-  fold_for_atoms(text, scratch.lower);
+  const bool ascii = fold_for_atoms(text, scratch.lower);
   const std::string& lower = scratch.lower;
   finder_->find(lower, found);
   for (int& atom : found) atom = finder_atoms_[atom];
   for (int atom : short_atoms_) {
     if (lower.find(atoms_[atom]) != std::string::npos) found.push_back(atom);
   }
-  if (!folded_atoms_.empty() && (folded_match_ascii_ || !is_ascii(text))) {
+  if (!folded_atoms_.empty() && (folded_match_ascii_ || !ascii)) {
     if (folded_set_ && set_matches(*folded_set_, text, scratch.matched)) {
       for (int i : scratch.matched) found.push_back(folded_atoms_[i]);
     } else {
@@ -229,32 +223,11 @@ std::vector<std::size_t> RegexIndex::candidates(std::string_view text) const {
   return candidates(text, scratch);
 }
 
-// The atoms found in `text` into scratch.found, sorted, and the regexes without atoms that match
-// it into scratch.out. False when there is no text set or its DFA ran out of memory.
-bool RegexIndex::match_text_set(std::string_view text, Scratch& scratch) const {
-  if (!text_set_ || !scratch.use_text_set || !set_matches(*text_set_, text, scratch.matched))
-    return false;
-  scratch.found.clear();
-  for (int i : scratch.matched) {
-    if (static_cast<std::size_t>(i) < atoms_.size()) {
-      scratch.found.push_back(i);
-    } else {
-      scratch.out.push_back(unfiltered_[i - atoms_.size()]);
-    }
-  }
-  std::sort(scratch.found.begin(), scratch.found.end());
-  std::sort(scratch.out.begin(), scratch.out.end());
-  return true;
-}
-
 const std::vector<std::size_t>& RegexIndex::candidates(std::string_view text,
                                                        Scratch& scratch) const {
   scratch.out.clear();
-  if (!match_text_set(text, scratch)) {
-    scratch.out.clear();
-    find_atoms(text, scratch);
-    add_unfiltered(text, scratch);
-  }
+  find_atoms(text, scratch);
+  add_unfiltered(text, scratch);
   const std::vector<std::size_t>& passed = filtered(scratch);
   const auto middle = static_cast<std::ptrdiff_t>(scratch.out.size());
   scratch.out.insert(scratch.out.end(), passed.begin(), passed.end());

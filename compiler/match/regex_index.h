@@ -6,14 +6,13 @@
 // atoms occur in a text are run. The regexes are split into one FilteredRE2 shard per core,
 // compiled in parallel.
 //
-// Finding the atoms in a text is a multi-literal search. For a few texts (lint, one query), an
-// AtomFinder does it over the text lowercased, with a small RE2::Set for the atoms beyond ASCII,
-// which RE2 matches ignoring case for all of Unicode (the text is lowercased for ASCII only),
-// and another for the regexes that have no atoms at all, which would otherwise run on every text.
-// For callers that match many texts (a log: `many_texts`), one RE2::Set of all the atoms and
-// those regexes is faster once its DFA has learnt the kind of text (1.4 against 2.2 us for the
-// atoms of a typical log line; a Set costs about 0.5 us a line however small it is, so there is
-// one), but learning costs it seconds on a few thousand varied texts.
+// Finding the atoms in a text is a multi-literal search. An AtomFinder does it over the text
+// lowercased (0.5 us for a typical log line), with a small RE2::Set for the atoms beyond ASCII,
+// which RE2 matches ignoring case for all of Unicode (the text is lowercased for ASCII only), run
+// only on texts beyond ASCII, and another for the regexes that have no atoms at all, which would
+// otherwise run on every text (a Set costs about 0.4 us a line however small it is). One
+// RE2::Set of all the atoms was slower, even on a log once its DFA had learnt the kind of text
+// (1.2 us a line, and seconds to learn a few thousand varied texts).
 //
 // Lines of a log repeat their atoms (timestamps, words of the same messages), and the same atoms
 // let the same regexes through, so `candidates` remembers FilteredRE2's answer per set of atoms
@@ -40,9 +39,8 @@ class RegexIndex {
  public:
   static constexpr int kMinAtomLength = 3;
 
-  // `patterns[i]` is entry i's regex, or nullopt when it has none. `many_texts`: see above.
-  explicit RegexIndex(const std::vector<std::optional<std::string_view>>& patterns,
-                      bool many_texts = false);
+  // `patterns[i]` is entry i's regex, or nullopt when it has none.
+  explicit RegexIndex(const std::vector<std::optional<std::string_view>>& patterns);
   ~RegexIndex();
 
   // Entry i's compiled regex, or nullptr when it has none or it did not compile.
@@ -55,11 +53,6 @@ class RegexIndex {
   // Buffers that `candidates` reuses from text to text, and the regexes FilteredRE2 let
   // through for each set of atoms seen: one per thread.
   class Scratch {
-   public:
-    // False: use the AtomFinder even when there is a text set, which is faster for a few short
-    // texts, such as one error message (the set's DFA is built as it meets new text).
-    bool use_text_set = true;
-
    private:
     friend class RegexIndex;
     std::string lower;
@@ -92,7 +85,7 @@ class RegexIndex {
   void build_shard(Shard& shard, std::size_t begin, std::size_t end,
                    const std::vector<std::optional<std::string_view>>& patterns);
   void index_atoms();
-  void build_sets(bool many_texts);
+  void build_sets();
   // The distinct atoms found in `text` into scratch.found, sorted.
   void find_atoms(std::string_view text, Scratch& scratch) const;
   // The regexes without atoms that match `text` (all of them when the set fails) into `out`.
@@ -100,23 +93,20 @@ class RegexIndex {
   // scratch.found, as each shard numbers its atoms, into scratch.sharded.
   void shard_found(Scratch& scratch) const;
   const std::vector<std::size_t>& filtered(Scratch& scratch) const;
-  bool match_text_set(std::string_view text, Scratch& scratch) const;
 
   std::vector<std::string> errors_;
   std::vector<std::pair<int, int>> location_;  // entry -> (shard, FilteredRE2 id); (-1, -1) if none
   std::vector<std::unique_ptr<Shard>> shards_;
   std::vector<std::string> atoms_;               // distinct, over all shards
   std::vector<std::vector<AtomRef>> atom_refs_;  // atoms_ index -> the shards' atoms
-  std::unique_ptr<AtomFinder> finder_;        // the ASCII atoms of AtomFinder::kAnchorBytes or more
-  std::vector<int> finder_atoms_;             // finder_'s atom index -> atoms_ index
-  std::vector<int> short_atoms_;              // FilteredRE2 prunes these; kept correct if not
-  std::vector<int> folded_atoms_;             // not ASCII: matched by folded_set_
-  bool folded_match_ascii_ = false;           // some folded atom may match ASCII text
-  std::vector<std::size_t> unfiltered_;       // the entries whose regex has no atoms, sorted
-  std::unique_ptr<RE2::Set> folded_set_;      // folded_atoms_, ignoring case
+  std::unique_ptr<AtomFinder> finder_;    // the ASCII atoms of AtomFinder::kMinAtomBytes or more
+  std::vector<int> finder_atoms_;         // finder_'s atom index -> atoms_ index
+  std::vector<int> short_atoms_;          // FilteredRE2 prunes these; kept correct if not
+  std::vector<int> folded_atoms_;         // not ASCII: matched by folded_set_
+  bool folded_match_ascii_ = false;       // some folded atom may match ASCII text
+  std::vector<std::size_t> unfiltered_;   // the entries whose regex has no atoms, sorted
+  std::unique_ptr<RE2::Set> folded_set_;  // folded_atoms_, ignoring case
   std::unique_ptr<RE2::Set> unfiltered_set_;  // the regexes of unfiltered_
-  // With many_texts: atoms_ ignoring case, then the regexes of unfiltered_, in order.
-  std::unique_ptr<RE2::Set> text_set_;
 };
 
 // RE2 options used for entry regexes everywhere (lint, match, build).

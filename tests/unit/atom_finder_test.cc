@@ -69,6 +69,63 @@ TEST_CASE("AtomFinder at the edges of a text, with no atoms, and on bytes beyond
   CHECK(found_by(AtomFinder({}), "abc").empty());
 }
 
+TEST_CASE("AtomFinder with three-byte and four-byte anchors, at the edges and overlapping") {
+  // "ab c" and "b cd" overlap in "ab cd"; "aaaa" occurs twice, overlapping, in "aaaaa".
+  const std::vector<std::string_view> atoms = {"xyz", "ab c", "b cd", "aaaa", "cd!"};
+  const AtomFinder finder(atoms);
+  CHECK(found_by(finder, "xyz") == std::vector<int>{0});  // the last three bytes only
+  // From the text's first byte to its last.
+  CHECK(found_by(finder, "ab cd!") == std::vector<int>{1, 2, 4});
+  CHECK(found_by(finder, "..xyzab c") == std::vector<int>{0, 1});
+  std::vector<int> twice;
+  finder.find("aaaaa", twice);
+  CHECK(twice == std::vector<int>{3, 3});
+  CHECK(found_by(finder, "ab d cd xy aaa").empty());
+}
+
+TEST_CASE("AtomFinder anchors each atom at its window that is rarest among the atoms") {
+  // The windows of "error: " are in every atom; "r: d", "r: n" and "r: c" in one each.
+  const std::vector<std::string_view> atoms = {"error: disk full", "error: net down",
+                                               "error: cpu hot", "err"};
+  const AtomFinder finder(atoms);
+  for (int atom = 0; atom < 3; ++atom) CHECK(finder.anchor_offset(atom) >= 4);
+  CHECK(finder.anchor_offset(3) == 0);
+  // Text of only the common words passes the bitmap only where it has the atom "err".
+  CHECK(finder.bitmap_hits("error: error: error:") == 3);
+  CHECK(found_by(finder, "x error: cpu hot") == std::vector<int>{2, 3});
+}
+
+TEST_CASE("RegexIndex lets through every regex that matches, ignoring case, beyond ASCII") {
+  const std::vector<std::string> patterns = {
+      "(?i)disk full", "connection (refused|reset)", "(?i)\\bfoo\\d+bar",        "x{2}",
+      "(?i)ÉTÉ chaud", "timeout after \\d+ ?ms",     "(?i)out of memory.*killed"};
+  const std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
+  const std::vector<std::string> texts = {"DISK FULL",
+                                          "disk full at the end: disk full",
+                                          "connection refused",
+                                          "Connection refused",
+                                          "foo12bar",
+                                          "FOO7BAR!",
+                                          "xx",
+                                          "été chaud",
+                                          "un ÉTÉ CHAUD ici",
+                                          "timeout after 30ms",
+                                          "Out Of Memory: process killed",
+                                          "nothing here",
+                                          ""};
+  const RegexIndex index(views);
+  for (const std::string& text : texts) {
+    INFO(text);
+    std::vector<std::size_t> brute;
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      if (RE2::PartialMatch(text, *index.regex(i))) brute.push_back(i);
+    }
+    const std::vector<std::size_t> candidates = index.candidates(text);
+    CHECK(std::includes(candidates.begin(), candidates.end(), brute.begin(), brute.end()));
+    CHECK(index.matching(text) == brute);
+  }
+}
+
 TEST_CASE("RegexIndex finds a match that ignores case through the long s and the Kelvin sign") {
   // RE2 takes U+017F for an 's' and U+212A for a 'k' when ignoring case; the atoms are ASCII.
   const std::vector<std::string> patterns = {"(?i)mask error", "(?i)kelvin scale", "(?i)ſtrasse"};
@@ -77,16 +134,14 @@ TEST_CASE("RegexIndex finds a match that ignores case through the long s and the
                                           "\xe2\x84\xaa"
                                           "ELVIN SCALE",
                                           "STRASSE", "mask error", "nothing"};
-  for (const bool many_texts : {false, true}) {
-    const RegexIndex index(views, many_texts);
-    for (const std::string& text : texts) {
-      INFO(text << (many_texts ? " (text set)" : ""));
-      std::vector<std::size_t> brute;
-      for (std::size_t i = 0; i < patterns.size(); ++i) {
-        if (RE2::PartialMatch(text, *index.regex(i))) brute.push_back(i);
-      }
-      CHECK(brute.empty() == (text == "nothing"));
-      CHECK(index.matching(text) == brute);
+  const RegexIndex index(views);
+  for (const std::string& text : texts) {
+    INFO(text);
+    std::vector<std::size_t> brute;
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      if (RE2::PartialMatch(text, *index.regex(i))) brute.push_back(i);
     }
+    CHECK(brute.empty() == (text == "nothing"));
+    CHECK(index.matching(text) == brute);
   }
 }
