@@ -95,6 +95,20 @@ TEST_CASE("AtomFinder anchors each atom at its window that is rarest among the a
   CHECK(found_by(finder, "x error: cpu hot") == std::vector<int>{2, 3});
 }
 
+namespace {
+
+// The entries whose regex matches `text`, each regex run on its own.
+std::vector<std::size_t> each_regex_on(const RegexIndex& index, std::size_t entries,
+                                       const std::string& text) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < entries; ++i) {
+    if (RE2::PartialMatch(text, *index.regex(i))) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE("RegexIndex lets through every regex that matches, ignoring case, beyond ASCII") {
   const std::vector<std::string> patterns = {
       "(?i)disk full", "connection (refused|reset)", "(?i)\\bfoo\\d+bar",        "x{2}",
@@ -116,10 +130,7 @@ TEST_CASE("RegexIndex lets through every regex that matches, ignoring case, beyo
   const RegexIndex index(views);
   for (const std::string& text : texts) {
     INFO(text);
-    std::vector<std::size_t> brute;
-    for (std::size_t i = 0; i < patterns.size(); ++i) {
-      if (RE2::PartialMatch(text, *index.regex(i))) brute.push_back(i);
-    }
+    const std::vector<std::size_t> brute = each_regex_on(index, patterns.size(), text);
     const std::vector<std::size_t> candidates = index.candidates(text);
     CHECK(std::includes(candidates.begin(), candidates.end(), brute.begin(), brute.end()));
     CHECK(index.matching(text) == brute);
@@ -137,10 +148,7 @@ TEST_CASE("RegexIndex finds a match that ignores case through the long s and the
   const RegexIndex index(views);
   for (const std::string& text : texts) {
     INFO(text);
-    std::vector<std::size_t> brute;
-    for (std::size_t i = 0; i < patterns.size(); ++i) {
-      if (RE2::PartialMatch(text, *index.regex(i))) brute.push_back(i);
-    }
+    const std::vector<std::size_t> brute = each_regex_on(index, patterns.size(), text);
     CHECK(brute.empty() == (text == "nothing"));
     CHECK(index.matching(text) == brute);
   }
