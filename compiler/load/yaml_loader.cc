@@ -369,20 +369,25 @@ std::string pointer_append(std::string_view pointer, std::string_view key) {
   return out;
 }
 
+std::string unescape_pointer_segment(std::string_view escaped) {
+  std::string segment;
+  for (std::size_t i = 0; i < escaped.size(); ++i) {
+    if (escaped[i] == '~' && i + 1 < escaped.size() &&
+        (escaped[i + 1] == '0' || escaped[i + 1] == '1')) {
+      segment += escaped[++i] == '0' ? '~' : '/';
+    } else {
+      segment += escaped[i];
+    }
+  }
+  return segment;
+}
+
 std::vector<std::string> split_pointer(std::string_view pointer) {
   std::vector<std::string> segments;
   for (std::size_t start = 1; !pointer.empty() && start <= pointer.size();) {
     std::size_t end = pointer.find('/', start);
     if (end == std::string_view::npos) end = pointer.size();
-    std::string segment;
-    for (std::size_t i = start; i < end; ++i) {
-      if (pointer[i] == '~' && i + 1 < end && (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
-        segment += pointer[++i] == '0' ? '~' : '/';
-      } else {
-        segment += pointer[i];
-      }
-    }
-    segments.push_back(std::move(segment));
+    segments.push_back(unescape_pointer_segment(pointer.substr(start, end - start)));
     start = end + 1;
   }
   return segments;

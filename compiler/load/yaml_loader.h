@@ -77,5 +77,7 @@ std::string pointer_append(std::string_view pointer, std::string_view key);
 
 // The unescaped segments of a JSON pointer ("" has none).
 std::vector<std::string> split_pointer(std::string_view pointer);
+// One segment of a JSON pointer with "~1" and "~0" read as '/' and '~'.
+std::string unescape_pointer_segment(std::string_view escaped);
 
 }  // namespace kbc

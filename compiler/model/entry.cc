@@ -23,7 +23,7 @@ const nlohmann::json* Entry::find(std::string_view pointer) const {
     std::string_view segment = pointer.substr(start, end - start);
     start = end + 1;
     if (segment.find('~') != std::string_view::npos) {
-      unescaped = split_pointer("/" + std::string(segment)).front();
+      unescaped = unescape_pointer_segment(segment);
       segment = unescaped;
     }
     if (node->is_object()) {
