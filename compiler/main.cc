@@ -7,6 +7,7 @@
 
 #include "base/diagnostic.h"
 #include "base/text.h"
+#include "base/timings.h"
 #include "cli/command.h"
 #include "cli/man_page.h"
 
@@ -57,7 +58,10 @@ int run(const std::vector<std::string>& args) {
     std::cout << kbc::command_help(command);
     return 0;
   }
-  return command.run(arguments);
+  if (arguments.has("--timings")) kbc::enable_timings();
+  const int status = command.run(arguments);
+  std::cerr << kbc::timings_report();
+  return status;
 }
 
 }  // namespace

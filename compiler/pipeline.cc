@@ -1,8 +1,10 @@
 #include "pipeline.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "base/parallel.h"
+#include "base/timings.h"
 
 #include "lint/rule.h"
 #include "lint/suppressions.h"
@@ -43,9 +45,13 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   CheckedKnowledgeBase checked;
   KbConfig config = load_kb_config(fs, root, checked.diagnostics);
   checked.config = std::move(config.site);
-  checked.kb = load_in_languages(fs, root, config.languages, options.cache, checked.diagnostics,
-                                 options.progress);
+  {
+    const Phase phase("load");
+    checked.kb = load_in_languages(fs, root, config.languages, options.cache, checked.diagnostics,
+                                   options.progress);
+  }
   if (options.progress) options.progress->clear();
+  const Phase phase("lint");
   Diagnostics findings = run_lint(checked.kb, options.only);
   checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings.begin()),
                              std::make_move_iterator(findings.end()));
@@ -137,14 +143,17 @@ std::string add_entry_files(std::vector<EntryFiles>& files, const std::vector<La
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
                          const TemplateSet& templates, const SiteConfig& config,
                          Progress* progress) {
+  std::optional<Phase> phase("records and Markdown");
   std::vector<EntryFiles> files =
       render_entries(entries_to_build(kb, excluded), kb.languages, templates, progress);
   BuiltOutput out;
   out.tree.add("kb.json", add_entry_files(files, kb.languages, out.tree));
   std::vector<const nlohmann::ordered_json*> records;
   for (const EntryFiles& file : files) records.push_back(&file.record);
+  phase.emplace("site");
   build_site(SiteModel(records, config, kb.languages), templates, out.tree, progress);
   if (progress) progress->clear();
+  phase.emplace("link check");
   out.problems = check_site_links(out.tree);
   out.entries = files.size();
   return out;

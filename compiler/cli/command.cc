@@ -100,6 +100,8 @@ const std::vector<Command>& all_commands() {
                                  kColorModeNames};
   static const OptionSpec kNoCache{"--no-cache", "",
                                    "parse every file again instead of using .kbc-cache/"};
+  static const OptionSpec kTimings{"--timings", "",
+                                   "print the wall time of each phase to stderr at the end"};
   static const std::vector<Command> kCommands = {
       {"lint",
        "[FILE...]",
@@ -112,6 +114,7 @@ const std::vector<Command>& all_commands() {
          "comments cannot turn it off"},
         kNoCache,
         {"--format", "FORMAT", "text (default), json, sarif or github", kOutputFormatNames},
+        kTimings,
         kColor,
         kHelp},
        run_lint},
@@ -125,6 +128,7 @@ const std::vector<Command>& all_commands() {
         {"--base-url", "URL", "absolute URL of the published site (overrides kbc.yaml)"},
         {"--keep-going", "", "leave out entries with errors, build the rest, still exit 1"},
         kNoCache,
+        kTimings,
         kColor,
         kHelp},
        run_build},
@@ -166,6 +170,7 @@ const std::vector<Command>& all_commands() {
         {"--top", "N", "show the N best entries (default: 5)"},
         {"--json", "", "print the hits as JSON, for tools"},
         kNoCache,
+        kTimings,
         kHelp},
        run_match},
       {"mcp",

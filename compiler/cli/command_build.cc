@@ -1,10 +1,11 @@
-// `kbc build [--root DIR] [--out DIR] [--base-url URL] [--keep-going] [--color WHEN]`
+// `kbc build [--root DIR] [--out DIR] [--base-url URL] [--keep-going] [--timings] [--color WHEN]`
 #include <unistd.h>
 
 #include <iostream>
 #include <memory>
 #include <vector>
 
+#include "base/timings.h"
 #include "cli/command.h"
 #include "cli/diagnostic_output.h"
 #include "pipeline.h"
@@ -66,7 +67,10 @@ int run_build(const Arguments& arguments) {
               << out_dir << " left unchanged\n";
     return 1;
   }
-  commit_output(built.tree, out_dir, &progress);
+  {
+    const Phase phase("write output");
+    commit_output(built.tree, out_dir, &progress);
+  }
   if (config.base_url.empty()) {
     std::cerr << "kbc build: note: no base_url (kbc.yaml or --base-url), so the site has no "
                  "canonical links, sitemap.xml or Atom feeds\n";

@@ -11,10 +11,12 @@
 #include <charconv>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "base/text.h"
+#include "base/timings.h"
 #include "cli/command.h"
 #include "cli/diagnostic_output.h"
 #include "cli/entry_source.h"
@@ -153,11 +155,14 @@ int run_match(const Arguments& arguments) {
     throw ToolError("kbc match: give --root or --bundle, not both");
   const std::size_t top = checked_top(arguments);
   const bool from_bundle = arguments.values.count("--bundle") > 0;
+  std::optional<Phase> phase("load");
   std::vector<MatchRecord> records =
       from_bundle
           ? bundle_records(arguments.values.at("--bundle"))
           : knowledge_base_records(arguments.value_or("--root", "."), !arguments.has("--no-cache"));
+  phase.emplace("index");
   const Matcher matcher(std::move(records));
+  phase.emplace("scan");
   if (const std::size_t bad = matcher.regex_errors().size(); bad > 0 && !from_bundle) {
     std::cerr << "kbc match: " << bad << (bad == 1 ? " entry has a regex" : " entries have regexes")
               << " that RE2 does not accept (kbc lint says which); they match by signature only\n";
@@ -169,6 +174,7 @@ int run_match(const Arguments& arguments) {
     scan.feed(arguments.positional[0]);
   }
   const std::vector<Hit> hits = scan.finish(top);
+  phase.reset();
   if (arguments.has("--json")) {
     print_json(matcher, hits, scan.lines());
   } else {

@@ -4,6 +4,7 @@
 #include "lint/rule.h"
 
 #include "base/parallel.h"
+#include "base/timings.h"
 
 namespace kbc {
 
@@ -62,9 +63,13 @@ Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only)
                            ? std::optional(entry.text("/regex"))
                            : std::nullopt);
   }
+  std::optional<Phase> phase("regex index");
   const RegexIndex regexes(patterns);
+  phase.emplace("cross-entry matches");
   const auto hits = cross_entry_hits(kb, regexes);
+  phase.emplace("signature winners");
   const auto winners = signature_winners(kb, regexes);
+  phase.emplace("rules");
   const LintContext context{kb, regexes, hits, winners};
   // Each worker checks a slice of the entries; the caller sorts the findings, so the order in
   // which slices finish does not show in the output.

@@ -4,6 +4,7 @@
 
 #include "base/parallel.h"
 #include "base/text.h"
+#include "base/timings.h"
 #include "match/js_regex.h"
 #include "match/rank.h"
 #include "render/mustache_data.h"
@@ -325,8 +326,12 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
                            "search", "not_found", "root"}) {
     templates.text(std::string("site/") + name + ".html.mustache");  // read once, before workers
   }
-  add_entry_pages(model, templates, strings, tree, progress);
+  {
+    const Phase phase("entry pages");
+    add_entry_pages(model, templates, strings, tree, progress);
+  }
   PageRenderer renderer(templates, model.languages(), strings);
+  const Phase phase("other pages and indexes");
   add_language_files(model, renderer, strings, tree);
   add("index.html", renderer.standalone("root", root_page(model)));
 

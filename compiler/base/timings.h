@@ -1,0 +1,32 @@
+// Where a run's time goes, for `--timings` (like ninja's `-d stats` or a compiler's
+// -ftime-report): the wall time of each phase, in the order the phases began, nested phases
+// indented under the phase that holds them. Off unless enable_timings() is called, and then
+// only the thread that enabled it records, so workers inside a phase cost nothing.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace kbc {
+
+void enable_timings();
+
+// Times the phase `name` from construction to destruction.
+class Phase {
+ public:
+  explicit Phase(std::string_view name);
+  ~Phase();
+  Phase(const Phase&) = delete;
+  Phase& operator=(const Phase&) = delete;
+
+ private:
+  std::size_t slot_;  // its row in the report, or npos when not recorded
+  std::chrono::steady_clock::time_point start_;
+};
+
+// The report: one line per phase, "  <seconds>  <name>", and the total; "" when not enabled.
+std::string timings_report();
+
+}  // namespace kbc
