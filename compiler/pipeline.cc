@@ -18,18 +18,22 @@ namespace kbc {
 namespace {
 
 // Discovers, loads and validates the entries against the schema of the knowledge base's
-// languages, through the parse cache when `use_cache`.
+// languages, through `cache` when there is one.
 KnowledgeBase load_in_languages(const FileSystem& fs, const std::string& root,
-                                const std::vector<Language>& languages, bool use_cache,
+                                const std::vector<Language>& languages, ParseCache* cache,
                                 Diagnostics& diagnostics, Progress* progress = nullptr) {
-  const std::string schema_text = entry_schema_text(languages);
-  const SchemaValidator schema(nlohmann::json::parse(schema_text));
-  std::optional<ParseCache> cache;
-  if (use_cache) cache.emplace(root, schema_text);
-  KnowledgeBase kb =
-      load_knowledge_base(fs, root, schema, diagnostics, cache ? &*cache : nullptr, progress);
+  KnowledgeBase kb = load_knowledge_base(
+      fs, root, SchemaValidator(nlohmann::json::parse(entry_schema_text(languages))), diagnostics,
+      cache, progress);
   kb.languages = languages;
   return kb;
+}
+
+// The parse cache of `root` for entries in these languages, when `wanted`.
+std::optional<ParseCache> parse_cache(bool wanted, const std::string& root,
+                                      const std::vector<Language>& languages) {
+  if (!wanted) return std::nullopt;
+  return std::optional<ParseCache>(std::in_place, root, entry_schema_text(languages));
 }
 
 }  // namespace
@@ -37,7 +41,8 @@ KnowledgeBase load_in_languages(const FileSystem& fs, const std::string& root,
 KnowledgeBase load_entries(const FileSystem& fs, const std::string& root, bool use_cache,
                            Diagnostics& diagnostics) {
   const KbConfig config = load_kb_config(fs, root, diagnostics);
-  return load_in_languages(fs, root, config.languages, use_cache, diagnostics);
+  std::optional<ParseCache> cache = parse_cache(use_cache, root, config.languages);
+  return load_in_languages(fs, root, config.languages, cache ? &*cache : nullptr, diagnostics);
 }
 
 CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
@@ -45,14 +50,20 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   CheckedKnowledgeBase checked;
   KbConfig config = load_kb_config(fs, root, checked.diagnostics);
   checked.config = std::move(config.site);
+  std::optional<ParseCache> cache = parse_cache(options.cache, root, config.languages);
   {
     const Phase phase("load");
-    checked.kb = load_in_languages(fs, root, config.languages, options.cache, checked.diagnostics,
-                                   options.progress);
+    checked.kb = load_in_languages(fs, root, config.languages, cache ? &*cache : nullptr,
+                                   checked.diagnostics, options.progress);
   }
   if (options.progress) options.progress->clear();
   const Phase phase("lint");
-  Diagnostics findings = run_lint(checked.kb, options.only);
+  // A whole lint of files that the last whole lint saw, byte for byte, finds what it found.
+  const bool whole = options.only.empty();
+  std::optional<Diagnostics> stored =
+      cache && whole ? cache->find_findings(checked.kb.digest) : std::nullopt;
+  Diagnostics findings = stored ? std::move(*stored) : run_lint(checked.kb, options.only);
+  if (cache && whole && !stored) cache->store_findings(checked.kb.digest, findings);
   checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings.begin()),
                              std::make_move_iterator(findings.end()));
   // kbc.yaml's rule settings and the kbc-disable comments apply on every run, after the cache.

@@ -1,6 +1,7 @@
 #include "model/knowledge_base.h"
 
 #include <exception>
+#include <functional>
 #include <mutex>
 
 #include "base/parallel.h"
@@ -14,12 +15,14 @@ const Entry* KnowledgeBase::find(std::string_view id) const {
 
 namespace {
 
+// Loads the entry file at `path`; `digest` becomes a digest of its content.
 std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
                                 const std::string& path, const SchemaValidator& schema,
-                                Diagnostics& out, ParseCache* cache) {
+                                Diagnostics& out, ParseCache* cache, std::string& digest) {
   const std::string file = join_path(root, path);
   const auto bytes = fs.size(file);
   if (bytes && *bytes > kMaxFileBytes) {  // refuse before reading it into memory
+    digest = "too large " + std::to_string(*bytes);
     out.push_back({path,
                    {},
                    Severity::kError,
@@ -30,6 +33,7 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
     return std::nullopt;
   }
   const std::string text = fs.read(file);
+  digest = std::to_string(std::hash<std::string_view>{}(text)) + " " + std::to_string(text.size());
   if (cache) {
     if (auto stored = cache->find(path, text)) {
       out.insert(out.end(), stored->diagnostics.begin(), stored->diagnostics.end());
@@ -62,13 +66,15 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
   const std::vector<std::string> files = fs.list(entries_dir, ".yaml");
   std::vector<std::optional<Entry>> loaded(files.size());
   std::vector<Diagnostics> found(files.size());
+  std::vector<std::string> digests(files.size());
   std::exception_ptr failure;
   std::mutex failure_mutex;
   if (progress) progress->start("loading", files.size());
   parallel_slices(files.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     try {
       for (std::size_t i = begin; i < end; ++i) {
-        loaded[i] = load_entry(fs, root, "entries/" + files[i], schema, found[i], cache);
+        loaded[i] =
+            load_entry(fs, root, "entries/" + files[i], schema, found[i], cache, digests[i]);
         if (progress) progress->advance();
       }
     } catch (...) {
@@ -79,6 +85,10 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
   if (failure) std::rethrow_exception(failure);
   if (cache) cache->prune();
   KnowledgeBase kb;
+  std::string listing;
+  for (std::size_t i = 0; i < files.size(); ++i) listing += files[i] + '\0' + digests[i] + '\0';
+  kb.digest = std::to_string(std::hash<std::string>{}(listing)) + "-" +
+              std::to_string(files.size()) + "-" + std::to_string(listing.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
     kb.file_ids.insert(id_from_entry_path("entries/" + files[i]));
     if (loaded[i]) kb.entries.push_back(std::move(*loaded[i]));

@@ -26,6 +26,9 @@ struct KnowledgeBase {
   std::map<std::string, std::vector<std::size_t>> by_id;  // declared id -> indices into entries
   // The languages it is written in (kbc.yaml), which its entries were validated for.
   std::vector<Language> languages = default_languages();
+  // A digest of the path and content of every entry file: two loads with equal digests read
+  // the same files with the same bytes.
+  std::string digest;
 
   // The entry declaring `id` (the first, when several do), or nullptr.
   const Entry* find(std::string_view id) const;

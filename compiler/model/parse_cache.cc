@@ -17,7 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kFormat = 3;  // bump when what is stored changes
+constexpr int kFormat = 4;  // bump when what is stored changes
+constexpr char kFindingsName[] = "lint-findings";
 
 std::string hex(std::uint64_t value) {
   char text[17];
@@ -40,15 +41,16 @@ json diagnostics_json(const Diagnostics& diagnostics) {
   json out = json::array();
   for (const Diagnostic& d : diagnostics) {
     out.push_back({d.at.line, d.at.column, d.severity == Severity::kError, d.message, d.rule,
-                   d.excerpt, d.pointer});
+                   d.excerpt, d.pointer, d.path});
   }
   return out;
 }
 
-Diagnostics diagnostics_from(const std::string& path, const json& value) {
+// The diagnostics stored by diagnostics_json; `path` when given, else their own.
+Diagnostics diagnostics_from(const std::optional<std::string>& path, const json& value) {
   Diagnostics out;
   for (const json& d : value) {
-    out.push_back({path,
+    out.push_back({path ? *path : d.at(7).get<std::string>(),
                    {d.at(0).get<int>(), d.at(1).get<int>()},
                    d.at(2).get<bool>() ? Severity::kError : Severity::kWarning,
                    d.at(3).get<std::string>(),
@@ -67,6 +69,23 @@ std::optional<std::string> read_file(const fs::path& path) {
   return bytes.str();
 }
 
+// Writes `stored` as CBOR aside and renames it into place, so a reader never sees half of it.
+// Failing to write is not an error.
+void write_stored(const fs::path& target, const json& stored) {
+  const std::vector<std::uint8_t> bytes = json::to_cbor(stored);
+  fs::path temporary = target;
+  temporary += ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    if (!out) return;
+  }
+  std::error_code error;
+  fs::rename(temporary, target, error);
+  if (error) fs::remove(temporary, error);
+}
+
 }  // namespace
 
 ParseCache::ParseCache(const std::string& root, std::string_view salt) {
@@ -83,6 +102,7 @@ ParseCache::ParseCache(const std::string& root, std::string_view salt) {
       fs::remove_all(item.path(), error);
   }
   folder_ = (base / build).string();
+  used_.insert(kFindingsName);  // not a parse result: prune() keeps it
 }
 
 std::string ParseCache::key(const std::string& path, std::string_view content) const {
@@ -136,19 +156,26 @@ void ParseCache::store(const std::string& path, std::string_view content, const 
   } else {
     stored["entry"] = nullptr;
   }
-  const std::vector<std::uint8_t> bytes = json::to_cbor(stored);
-  // Written aside and renamed into place, so a reader never sees half a result.
-  const fs::path target = fs::path(folder_) / name;
-  const fs::path temporary = fs::path(folder_) / (name + ".tmp-" + std::to_string(::getpid()));
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
-    if (!out) return;
+  write_stored(fs::path(folder_) / name, stored);
+}
+
+std::optional<Diagnostics> ParseCache::find_findings(std::string_view digest) const {
+  if (folder_.empty()) return std::nullopt;
+  const auto bytes = read_file(fs::path(folder_) / kFindingsName);
+  if (!bytes) return std::nullopt;
+  try {
+    const json stored = json::from_cbor(*bytes);
+    if (stored.at("digest") != digest) return std::nullopt;
+    return diagnostics_from(std::nullopt, stored.at("findings"));
+  } catch (const std::exception&) {
+    return std::nullopt;
   }
-  std::error_code error;
-  fs::rename(temporary, target, error);
-  if (error) fs::remove(temporary, error);
+}
+
+void ParseCache::store_findings(std::string_view digest, const Diagnostics& findings) {
+  if (folder_.empty()) return;
+  write_stored(fs::path(folder_) / kFindingsName,
+               {{"digest", digest}, {"findings", diagnostics_json(findings)}});
 }
 
 void ParseCache::prune() {

@@ -5,8 +5,9 @@
 // named after this build of kbc (the size, time and inode of its executable), so a stored
 // result is only ever used for the very bytes, path and program that produced it: whatever
 // happens to the files (edits, renames, deletions, a checkout), the cache cannot change what
-// kbc reports. It lives in <root>/.kbc-cache/, which holds a .gitignore of its own. Anything
-// unreadable in it counts as a miss.
+// kbc reports. The findings of the last whole lint are kept beside the results, under the
+// digest of every file of the knowledge base. It lives in <root>/.kbc-cache/, which holds a
+// .gitignore of its own. Anything unreadable in it counts as a miss.
 #pragma once
 
 #include <mutex>
@@ -37,6 +38,12 @@ class ParseCache {
   void store(const std::string& path, std::string_view content, const Result& result);
   // Removes stored results that this run did neither find nor store (old versions of files).
   void prune();
+
+  // The findings of the lint rules on the whole knowledge base whose files have `digest`
+  // (KnowledgeBase::digest), as stored by the last whole lint, if it was of these files. Only
+  // the latest whole lint is kept.
+  std::optional<Diagnostics> find_findings(std::string_view digest) const;
+  void store_findings(std::string_view digest, const Diagnostics& findings);
 
  private:
   std::string key(const std::string& path, std::string_view content) const;

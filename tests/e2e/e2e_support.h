@@ -62,14 +62,18 @@ struct TempKb {
   std::string arg() const { return "--root " + root.string(); }
 };
 
-// `kbc lint` on `kb` (and `files`), with the parse cache; checks that it reports exactly what a
-// run without the cache reports.
+// `kbc lint` on `kb` (and `files`), twice with the parse cache (the second run of a whole lint
+// reuses the findings the first stored); checks that both report exactly what a run without the
+// cache reports.
 inline Run lint_same_as_uncached(const TempKb& kb, const std::string& files = "") {
   const Run cached = kbc("lint " + kb.arg() + files);
+  const Run again = kbc("lint " + kb.arg() + files);  // the stored findings of a whole lint
   const Run uncached = kbc("lint --no-cache " + kb.arg() + files);
   INFO(cached.output);
   CHECK(cached.status == uncached.status);
   CHECK(cached.output == uncached.output);
+  CHECK(again.status == uncached.status);
+  CHECK(again.output == uncached.output);
   return cached;
 }
 
