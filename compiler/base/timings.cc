@@ -1,5 +1,7 @@
 #include "base/timings.h"
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <thread>
 #include <vector>
@@ -13,7 +15,16 @@ struct Row {
   std::string name;
   int depth = 0;
   double seconds = 0;
+  double cpu_seconds = 0;
 };
+
+// The CPU time of the process so far: every thread, user and system.
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 struct Recorder {
   std::thread::id owner;
@@ -36,26 +47,29 @@ void enable_timings() {
 Phase::Phase(std::string_view name) : slot_(std::string::npos), start_(Clock::now()) {
   if (!recording()) return;
   slot_ = recorder->rows.size();
-  recorder->rows.push_back({std::string(name), recorder->depth++, 0});
+  recorder->rows.push_back({std::string(name), recorder->depth++, 0, 0});
+  start_cpu_ = cpu_seconds();
 }
 
 Phase::~Phase() {
   if (slot_ == std::string::npos) return;
-  recorder->rows[slot_].seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  Row& row = recorder->rows[slot_];
+  row.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  row.cpu_seconds = cpu_seconds() - start_cpu_;
   --recorder->depth;
 }
 
 std::string timings_report() {
   if (!recorder) return "";
-  std::string out = "timings (wall seconds):\n";
-  char figure[32];
+  std::string out = "timings (seconds):\n    wall     cpu\n";
+  char figures[64];
   for (const Row& row : recorder->rows) {
-    std::snprintf(figure, sizeof figure, "%8.3f  ", row.seconds);
-    out += figure + std::string(2 * row.depth, ' ') + row.name + "\n";
+    std::snprintf(figures, sizeof figures, "%8.3f%8.3f  ", row.seconds, row.cpu_seconds);
+    out += figures + std::string(2 * row.depth, ' ') + row.name + "\n";
   }
   const double total = std::chrono::duration<double>(Clock::now() - recorder->enabled_at).count();
-  std::snprintf(figure, sizeof figure, "%8.3f  ", total);
-  return out + figure + "total\n";
+  std::snprintf(figures, sizeof figures, "%8.3f%8.3f  ", total, cpu_seconds());
+  return out + figures + "total\n";
 }
 
 }  // namespace kbc

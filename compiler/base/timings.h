@@ -1,6 +1,7 @@
 // Where a run's time goes, for `--timings` (like ninja's `-d stats` or a compiler's
-// -ftime-report): the wall time of each phase, in the order the phases began, nested phases
-// indented under the phase that holds them. Off unless enable_timings() is called, and then
+// -ftime-report): the wall time of each phase and the CPU time of the whole process (every
+// thread, user and system) during it, in the order the phases began, nested phases indented
+// under the phase that holds them. Off unless enable_timings() is called, and then
 // only the thread that enabled it records, so workers inside a phase cost nothing.
 #pragma once
 
@@ -24,9 +25,11 @@ class Phase {
  private:
   std::size_t slot_;  // its row in the report, or npos when not recorded
   std::chrono::steady_clock::time_point start_;
+  double start_cpu_ = 0;
 };
 
-// The report: one line per phase, "  <seconds>  <name>", and the total; "" when not enabled.
+// The report: one line per phase, "<wall seconds>  <cpu seconds>  <name>", and the total; ""
+// when not enabled.
 std::string timings_report();
 
 }  // namespace kbc

@@ -100,8 +100,8 @@ const std::vector<Command>& all_commands() {
                                  kColorModeNames};
   static const OptionSpec kNoCache{"--no-cache", "",
                                    "parse every file again instead of using .kbc-cache/"};
-  static const OptionSpec kTimings{"--timings", "",
-                                   "print the wall time of each phase to stderr at the end"};
+  static const OptionSpec kTimings{
+      "--timings", "", "print the wall and CPU time of each phase to stderr at the end"};
   static const std::vector<Command> kCommands = {
       {"lint",
        "[FILE...]",

@@ -8,6 +8,15 @@ void put(MustacheData& object, const std::string& key, MustacheData value) {
   object[key] = std::move(value);
 }
 
+void put_text(MustacheData& object, const std::string& key, std::string text) {
+  if (text.empty()) return;
+  // kainjow copies a string it is given; as in append(), the string a string value refers to is
+  // owned by it and not itself const, so moving the text into it is well defined.
+  MustacheData value(MustacheData::type::string);
+  const_cast<std::string&>(value.string_value()) = std::move(text);
+  object[key] = std::move(value);
+}
+
 void append(MustacheData& list, MustacheData value) {
   // list_value() is the only access kainjow gives to a list; the vector it refers to is owned
   // by `list` and not itself const, so appending through it is well defined.

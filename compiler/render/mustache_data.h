@@ -18,8 +18,14 @@ namespace kbc {
 
 using MustacheData = kainjow::mustache::data;
 
+inline MustacheData object_data() { return MustacheData(MustacheData::type::object); }
+inline MustacheData list_data() { return MustacheData(MustacheData::type::list); }
+
 // object[key] = value, moved. `object` must be an object.
 void put(MustacheData& object, const std::string& key, MustacheData value);
+// object[key] = text, unless the text is empty: as in to_mustache_data, {{#key}} sections skip
+// empty texts.
+void put_text(MustacheData& object, const std::string& key, std::string text);
 // Appends `value`, moved. `list` must be a list.
 void append(MustacheData& list, MustacheData value);
 

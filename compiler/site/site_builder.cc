@@ -38,13 +38,15 @@ class PageRenderer {
   // The page of `language`: the body template inside the layout. The UI strings sit beneath the
   // model in the context, so `{{t.home}}` resolves without copying them into every model.
   std::string page(const std::string& language, const std::string& body_name, const json& model) {
-    data page = to_mustache_data(model);
+    return page(language, body_name, to_mustache_data(model));
+  }
+  std::string page(const std::string& language, const std::string& body_name, data model) {
     MustacheContext context(&strings_.at(language));
-    context.push(&page);
-    put(page, "search_form", render_mustache(get("search_form"), context));
-    if (model.contains("match_data"))
-      put(page, "paste_box", render_mustache(get("paste_box"), context));
-    put(page, "body", render_mustache(get(body_name), context));
+    context.push(&model);
+    put(model, "search_form", render_mustache(get("search_form"), context));
+    if (model.get("match_data"))
+      put(model, "paste_box", render_mustache(get("paste_box"), context));
+    put(model, "body", render_mustache(get(body_name), context));
     return render_mustache(get("layout"), context);
   }
   std::string standalone(const std::string& name, const json& model) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "render/mustache_data.h"
 #include "render/record.h"
 #include "site/markdown_html.h"
 
@@ -30,12 +31,14 @@ std::string label(const json& strings, const std::string& key) {
 
 // A text in a page's language: {html, untranslated}. A page in another language than the base
 // (`translation`) shows the translated text, or the base language's when there is none.
-json translated_text(const std::string& base, const std::string& translated, bool translation,
-                     bool inline_markdown) {
+MustacheData translated_text(const std::string& base, const std::string& translated,
+                             bool translation, bool inline_markdown) {
   const bool fallback = translation && translated.empty();
   const std::string& shown = translation && !translated.empty() ? translated : base;
-  return {{"html", inline_markdown ? markdown_inline_html(shown) : markdown_html(shown)},
-          {"untranslated", fallback}};
+  MustacheData text = object_data();
+  put_text(text, "html", inline_markdown ? markdown_inline_html(shown) : markdown_html(shown));
+  put(text, "untranslated", fallback);
+  return text;
 }
 
 // The i-th string of a translated list (workarounds_zh), or "".
@@ -44,16 +47,20 @@ std::string nth(const ordered_json& record, const std::string& key, std::size_t 
   return i < items.size() && items[i].is_string() ? items[i].get<std::string>() : "";
 }
 
-json source_links(const ordered_json& item) {
-  json out = json::array();
+// The item's sources as `sources` (a link where the source is a web address) and
+// `has_sources`.
+void put_sources(MustacheData& out, const ordered_json& item) {
+  MustacheData links = list_data();
   for (const auto& source : list(item, "sources")) {
     if (!source.is_string()) continue;
-    const std::string url = source.get<std::string>();
-    json link = {{"text", url}};
-    if (url.starts_with("https://") || url.starts_with("http://")) link["href"] = url;
-    out.push_back(std::move(link));
+    const std::string& url = source.get_ref<const std::string&>();
+    MustacheData link = object_data();
+    put_text(link, "text", url);
+    if (url.starts_with("https://") || url.starts_with("http://")) put_text(link, "href", url);
+    append(links, std::move(link));
   }
-  return out;
+  put(out, "has_sources", !links.list_value().empty());
+  put(out, "sources", std::move(links));
 }
 
 std::string transition_detail(const ordered_json& item) {
@@ -204,96 +211,106 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
   return page;
 }
 
-json SiteModel::entry_page(std::size_t index, const Language& language, const json& strings) const {
+MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
+                                   const json& strings) const {
   const ordered_json& r = *records_[index];
   const bool translation = !language.base;
   const std::string id = string_field(r, "id");
   const std::string path = site_entry_path(language.code, id);
   const Title heading = title(index, language);
-  json page = common(path, "entries/" + id + ".html", heading.text, language);
-  const std::string up = page["up"];
-  page["id"] = id;
-  page["title"] = {{"text", heading.text}, {"untranslated", heading.untranslated}};
-  page["signature"] = string_field(r, "signature");
-  page["domain"] = string_field(r, "domain");
-  page["domain_href"] = up + site_domain_path(language.code, string_field(r, "domain"));
-  page["category"] = string_field(r, "category");
-  page["subcategory"] = string_field(r, "subcategory");
-  page["error_code"] = string_field(r, "error_code");
-  page["tier"] = string_field(r, "verification_tier");
-  page["tier_label"] = label(strings, "tier_" + string_field(r, "verification_tier"));
-  page["fix_rate"] = percent(r.value("fix_success_rate", ordered_json()));
-  page["confidence"] = percent(r.value("confidence", ordered_json()));
-  page["resolvable"] = label(strings, "resolvable_" + string_field(r, "resolvable"));
-  page["root_cause"] =
+  const std::string up = up_from(path);
+  MustacheData page =
+      to_mustache_data(common(path, "entries/" + id + ".html", heading.text, language));
+  put_text(page, "id", id);
+  MustacheData title_data = object_data();
+  put_text(title_data, "text", heading.text);
+  put(title_data, "untranslated", heading.untranslated);
+  put(page, "title", std::move(title_data));
+  put_text(page, "signature", string_field(r, "signature"));
+  put_text(page, "domain", string_field(r, "domain"));
+  put_text(page, "domain_href", up + site_domain_path(language.code, string_field(r, "domain")));
+  put_text(page, "category", string_field(r, "category"));
+  put_text(page, "subcategory", string_field(r, "subcategory"));
+  put_text(page, "error_code", string_field(r, "error_code"));
+  put_text(page, "tier", string_field(r, "verification_tier"));
+  put_text(page, "tier_label", label(strings, "tier_" + string_field(r, "verification_tier")));
+  put_text(page, "fix_rate", percent(r.value("fix_success_rate", ordered_json())));
+  put_text(page, "confidence", percent(r.value("confidence", ordered_json())));
+  put_text(page, "resolvable", label(strings, "resolvable_" + string_field(r, "resolvable")));
+  put(page, "root_cause",
       translated_text(string_field(r, "root_cause"),
-                      string_field(r, language.key("root_cause").c_str()), translation, false);
-  page["description"] = localized_field(r, "root_cause", language);
+                      string_field(r, language.key("root_cause").c_str()), translation, false));
+  const std::string description = localized_field(r, "root_cause", language);
+  put_text(page, "description", description);
 
-  json versions = json::array();
+  MustacheData versions = list_data();
   for (const auto& v : list(r, "versions")) {
     const auto or_dash = [&](const char* key) {
       const std::string value = string_field(v, key);
       return value.empty() ? std::string("—") : value;
     };
-    versions.push_back(
-        {{"version", string_field(v, "version")},
-         {"status", or_dash("status")},
-         {"introduced", or_dash("introduced")},
-         {"deprecated", or_dash("deprecated")},
-         {"removed", or_dash("removed")},
-         {"behavior_change", markdown_inline_html(string_field(v, "behavior_change"))}});
+    MustacheData version = object_data();
+    put_text(version, "version", string_field(v, "version"));
+    put_text(version, "status", or_dash("status"));
+    put_text(version, "introduced", or_dash("introduced"));
+    put_text(version, "deprecated", or_dash("deprecated"));
+    put_text(version, "removed", or_dash("removed"));
+    put_text(version, "behavior_change", markdown_inline_html(string_field(v, "behavior_change")));
+    append(versions, std::move(version));
   }
-  page["has_versions"] = !versions.empty();
-  page["versions"] = std::move(versions);
+  put(page, "has_versions", !versions.list_value().empty());
+  put(page, "versions", std::move(versions));
 
-  json os_notes = json::array();
+  MustacheData os_notes = list_data();
   if (const auto it = r.find("os_specific"); it != r.end() && it->is_object()) {
     for (const auto& [os, note] : it->items()) {
-      if (note.is_string())
-        os_notes.push_back({{"os", os}, {"html", markdown_inline_html(note.get<std::string>())}});
+      if (!note.is_string()) continue;
+      MustacheData item = object_data();
+      put_text(item, "os", os);
+      put_text(item, "html", markdown_inline_html(note.get<std::string>()));
+      append(os_notes, std::move(item));
     }
   }
-  page["has_os_notes"] = !os_notes.empty();
-  page["os_notes"] = std::move(os_notes);
+  put(page, "has_os_notes", !os_notes.list_value().empty());
+  put(page, "os_notes", std::move(os_notes));
 
-  json workarounds = json::array();
+  MustacheData workarounds = list_data();
   const auto& workaround_items = list(r, "workarounds");
   for (std::size_t i = 0; i < workaround_items.size(); ++i) {
     const auto& w = workaround_items[i];
-    json sources = source_links(w);
-    workarounds.push_back(
-        {{"number", std::to_string(i + 1)},
-         {"action", translated_text(string_field(w, "action"),
-                                    nth(r, language.key("workarounds"), i), translation, true)},
-         {"success", percent(w.value("success_rate", ordered_json()))},
-         {"how", string_field(w, "how")},
-         {"condition", markdown_inline_html(string_field(w, "condition"))},
-         {"tradeoff", markdown_inline_html(string_field(w, "tradeoff"))},
-         {"has_sources", !sources.empty()},
-         {"sources", std::move(sources)}});
+    MustacheData item = object_data();
+    put_text(item, "number", std::to_string(i + 1));
+    put(item, "action",
+        translated_text(string_field(w, "action"), nth(r, language.key("workarounds"), i),
+                        translation, true));
+    put_text(item, "success", percent(w.value("success_rate", ordered_json())));
+    put_text(item, "how", string_field(w, "how"));
+    put_text(item, "condition", markdown_inline_html(string_field(w, "condition")));
+    put_text(item, "tradeoff", markdown_inline_html(string_field(w, "tradeoff")));
+    put_sources(item, w);
+    append(workarounds, std::move(item));
   }
-  page["has_workarounds"] = !workarounds.empty();
-  page["workarounds"] = std::move(workarounds);
+  put(page, "has_workarounds", !workarounds.list_value().empty());
+  put(page, "workarounds", std::move(workarounds));
 
-  json dead_ends = json::array();
+  MustacheData dead_ends = list_data();
   const auto& dead_end_items = list(r, "dead_ends");
   for (std::size_t i = 0; i < dead_end_items.size(); ++i) {
     const auto& d = dead_end_items[i];
-    json sources = source_links(d);
-    dead_ends.push_back(
-        {{"action", translated_text(string_field(d, "action"), nth(r, language.key("dead_ends"), i),
-                                    translation, true)},
-         {"fail", percent(d.value("fail_rate", ordered_json()))},
-         {"why_fails", markdown_html(string_field(d, "why_fails"))},
-         {"misconception", markdown_inline_html(string_field(d, "common_misconception"))},
-         {"has_sources", !sources.empty()},
-         {"sources", std::move(sources)}});
+    MustacheData item = object_data();
+    put(item, "action",
+        translated_text(string_field(d, "action"), nth(r, language.key("dead_ends"), i),
+                        translation, true));
+    put_text(item, "fail", percent(d.value("fail_rate", ordered_json())));
+    put_text(item, "why_fails", markdown_html(string_field(d, "why_fails")));
+    put_text(item, "misconception", markdown_inline_html(string_field(d, "common_misconception")));
+    put_sources(item, d);
+    append(dead_ends, std::move(item));
   }
-  page["has_dead_ends"] = !dead_ends.empty();
-  page["dead_ends"] = std::move(dead_ends);
+  put(page, "has_dead_ends", !dead_ends.list_value().empty());
+  put(page, "dead_ends", std::move(dead_ends));
 
-  json related = json::array();
+  MustacheData related = list_data();
   const Relations& relations = relations_[index];
   const std::pair<const char*, const std::vector<Link>*> groups[] = {
       {"preceded_by", &relations.preceded_by},
@@ -301,42 +318,51 @@ json SiteModel::entry_page(std::size_t index, const Language& language, const js
       {"confused_with", &relations.confused_with}};
   for (const auto& [key, links] : groups) {
     if (links->empty()) continue;
-    json items = json::array();
+    MustacheData items = list_data();
     for (const Link& link : *links) {
-      json item = {{"title", link.id}, {"detail", link.detail}};
+      MustacheData item = object_data();
+      put_text(item, "detail", link.detail);
       if (const auto target = by_id_.find(link.id); target != by_id_.end()) {
         const Title t = title(target->second, language);
-        item["title"] = t.text;
-        if (t.untranslated) item["title_lang"] = base_lang();
-        item["href"] = up + site_entry_path(language.code, link.id);
+        put_text(item, "title", t.text);
+        if (t.untranslated) put_text(item, "title_lang", base_lang());
+        put_text(item, "href", up + site_entry_path(language.code, link.id));
+      } else {
+        put_text(item, "title", link.id);
       }
-      items.push_back(std::move(item));
+      append(items, std::move(item));
     }
-    related.push_back({{"label", label(strings, key)}, {"links", std::move(items)}});
+    MustacheData group = object_data();
+    put_text(group, "label", label(strings, key));
+    put(group, "links", std::move(items));
+    append(related, std::move(group));
   }
-  page["has_related"] = !related.empty();
-  page["related"] = std::move(related);
+  put(page, "has_related", !related.list_value().empty());
+  put(page, "related", std::move(related));
 
   if (const std::string url = string_field(r, "official_doc_url"); !url.empty()) {
-    json doc = {{"text", url}, {"section", string_field(r, "official_doc_section")}};
-    if (url.starts_with("https://") || url.starts_with("http://")) doc["href"] = url;
-    page["official_doc"] = std::move(doc);
+    MustacheData doc = object_data();
+    put_text(doc, "text", url);
+    put_text(doc, "section", string_field(r, "official_doc_section"));
+    if (url.starts_with("https://") || url.starts_with("http://")) put_text(doc, "href", url);
+    put(page, "official_doc", std::move(doc));
   }
-  json dates = json::array();
+  MustacheData dates = list_data();
   for (const char* key : {"first_seen", "last_confirmed", "last_updated"}) {
-    if (const std::string date = string_field(r, key); !date.empty())
-      dates.push_back({{"label", label(strings, key)}, {"date", date}});
+    if (const std::string date = string_field(r, key); !date.empty()) {
+      MustacheData item = object_data();
+      put_text(item, "label", label(strings, key));
+      put_text(item, "date", date);
+      append(dates, std::move(item));
+    }
   }
-  page["dates"] = std::move(dates);
-  page["record_href"] = up + "api/" + id + ".json";
-  page["markdown_href"] = up + "md/" + language.code + "/" + id + ".md";
+  put(page, "dates", std::move(dates));
+  put_text(page, "record_href", up + "api/" + id + ".json");
+  put_text(page, "markdown_href", up + "md/" + language.code + "/" + id + ".md");
 
-  json article = {{"@context", "https://schema.org"},
-                  {"@type", "TechArticle"},
-                  {"headline", heading.text},
-                  {"inLanguage", language.html_lang},
-                  {"identifier", id},
-                  {"description", page["description"]}};
+  json article = {
+      {"@context", "https://schema.org"}, {"@type", "TechArticle"}, {"headline", heading.text},
+      {"inLanguage", language.html_lang}, {"identifier", id},       {"description", description}};
   if (const std::string date = string_field(r, "first_seen"); !date.empty())
     article["datePublished"] = date;
   if (const std::string date = string_field(r, "last_updated"); !date.empty())
@@ -344,7 +370,7 @@ json SiteModel::entry_page(std::size_t index, const Language& language, const js
   if (!config_.base_url.empty()) article["url"] = config_.base_url + path;
   if (const std::string code = string_field(r, "error_code"); !code.empty())
     article["keywords"] = code;
-  page["json_ld"] = json_ld_text(article);
+  put_text(page, "json_ld", json_ld_text(article));
   return page;
 }
 

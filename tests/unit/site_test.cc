@@ -38,11 +38,36 @@ const json kStrings = {{"preceded_by", "Preceded by"},
                        {"leads_to", "Leads to"},
                        {"confused_with", "Often confused with"}};
 
-std::vector<std::string> link_ids(const json& page, const std::string& label) {
+// The value at `path` in an entry page's data, a dotted path with list positions
+// ("related.0.links.1.href"): a text as itself, a flag as "true" or "false", a list as
+// "(list of N)", "(absent)" where there is nothing (as for an empty text, which the page leaves
+// out so that {{#key}} sections skip it).
+std::string at(const kbc::MustacheData& page, const std::string& path) {
+  const kbc::MustacheData* data = &page;
+  for (std::size_t begin = 0; data && begin <= path.size();) {
+    const std::size_t end = std::min(path.find('.', begin), path.size());
+    const std::string part = path.substr(begin, end - begin);
+    if (data->is_list()) {
+      const std::size_t i = std::stoul(part);
+      data = i < data->list_value().size() ? &data->list_value()[i] : nullptr;
+    } else {
+      data = data->is_object() ? data->get(part) : nullptr;
+    }
+    begin = end + 1;
+  }
+  if (!data) return "(absent)";
+  if (data->is_string()) return data->string_value();
+  if (data->is_bool()) return data->is_true() ? "true" : "false";
+  if (data->is_list()) return "(list of " + std::to_string(data->list_value().size()) + ")";
+  return "(object)";
+}
+
+std::vector<std::string> link_ids(const kbc::MustacheData& page, const std::string& label) {
   std::vector<std::string> hrefs;
-  for (const auto& group : page["related"]) {
-    if (group["label"] != label) continue;
-    for (const auto& link : group["links"]) hrefs.push_back(link.value("href", "(none)"));
+  for (const auto& group : page.get("related")->list_value()) {
+    if (group.get("label")->string_value() != label) continue;
+    for (const auto& link : group.get("links")->list_value())
+      hrefs.push_back(link.get("href") ? link.get("href")->string_value() : "(none)");
   }
   return hrefs;
 }
@@ -98,17 +123,18 @@ TEST_CASE("related errors are shown in both directions, links to left-out entrie
   const kbc::SiteModel model({&a, &b}, {});
   const kbc::Language& en = kbc::default_languages()[0];
 
-  const json page_b = model.entry_page(1, en, kStrings);
+  const kbc::MustacheData page_b = model.entry_page(1, en, kStrings);
   CHECK(link_ids(page_b, "Preceded by") ==
         std::vector<std::string>{"../../../en/entries/cuda/a.html"});
-  CHECK(page_b["related"][0]["links"][0]["detail"] == "30% · under load · minutes");
+  CHECK(at(page_b, "related.0.links.0.detail") == "30% · under load · minutes");
 
-  const json page_a = model.entry_page(0, en, kStrings);
+  const kbc::MustacheData page_a = model.entry_page(0, en, kStrings);
   CHECK(link_ids(page_a, "Leads to") ==
         std::vector<std::string>{"../../../en/entries/cuda/b.html"});
   CHECK(link_ids(page_a, "Often confused with") == std::vector<std::string>{"(none)"});
-  CHECK(page_a["has_related"] == true);
-  CHECK(model.entry_page(1, en, kStrings)["has_related"] == true);
+  CHECK(at(page_a, "related.1.links.0.title") == "cuda/gone");  // left out: its id, no link
+  CHECK(at(page_a, "has_related") == "true");
+  CHECK(at(model.entry_page(1, en, kStrings), "has_related") == "true");
 }
 
 TEST_CASE("the Chinese page falls back to English, marked as not yet translated") {
@@ -122,20 +148,26 @@ TEST_CASE("the Chinese page falls back to English, marked as not yet translated"
   const kbc::SiteModel model({&translated, &untranslated}, {});
   const kbc::Language &en = kbc::default_languages()[0], &zh = kbc::default_languages()[1];
 
-  const json done = model.entry_page(0, zh, kStrings);
-  CHECK(done["title"] == json({{"text", "错误"}, {"untranslated", false}}));
-  CHECK(done["root_cause"]["untranslated"] == false);
-  CHECK(done["root_cause"]["html"] == "<p>原因。</p>\n");
-  CHECK(done["workarounds"][0]["action"]["html"] == "做");
-  CHECK(done["html_lang"] == "zh-CN");
-  CHECK(done["switch"][0]["href"] == "../../../en/entries/cuda/a.html");
+  const kbc::MustacheData done = model.entry_page(0, zh, kStrings);
+  CHECK(at(done, "title.text") == "错误");
+  CHECK(at(done, "title.untranslated") == "false");
+  CHECK(at(done, "root_cause.untranslated") == "false");
+  CHECK(at(done, "root_cause.html") == "<p>原因。</p>\n");
+  CHECK(at(done, "workarounds.0.action.html") == "做");
+  CHECK(at(done, "workarounds.0.number") == "1");
+  CHECK(at(done, "workarounds.0.success") == "50%");
+  CHECK(at(done, "workarounds.0.how") == "(absent)");
+  CHECK(at(done, "workarounds.0.sources") == "(list of 0)");
+  CHECK(at(done, "html_lang") == "zh-CN");
+  CHECK(at(done, "switch.0.href") == "../../../en/entries/cuda/a.html");
 
-  const json missing = model.entry_page(1, zh, kStrings);
-  CHECK(missing["title"] == json({{"text", "Error in cuda/b"}, {"untranslated", true}}));
-  CHECK(missing["root_cause"]["untranslated"] == true);
-  CHECK(missing["workarounds"][0]["action"]["untranslated"] == true);
+  const kbc::MustacheData missing = model.entry_page(1, zh, kStrings);
+  CHECK(at(missing, "title.text") == "Error in cuda/b");
+  CHECK(at(missing, "title.untranslated") == "true");
+  CHECK(at(missing, "root_cause.untranslated") == "true");
+  CHECK(at(missing, "workarounds.0.action.untranslated") == "true");
   // English pages are never "untranslated".
-  CHECK(model.entry_page(1, en, kStrings)["root_cause"]["untranslated"] == false);
+  CHECK(at(model.entry_page(1, en, kStrings), "root_cause.untranslated") == "false");
 }
 
 TEST_CASE("a page in each language: its own texts, the base language's marked, every other one") {
@@ -145,36 +177,47 @@ TEST_CASE("a page in each language: its own texts, the base language's marked, e
   const ordered_json a =
       record("cuda/a", {{"signature_en", "Error A"}, {"root_cause_de", "Weil."}});
   const kbc::SiteModel model({&a}, {}, languages);
-  const json de = model.entry_page(0, languages[2], kStrings);
-  CHECK(de["html_lang"] == "de");
-  CHECK(de["base_lang"] == "ja");
-  CHECK(de["title"] == json({{"text", "Error in cuda/a"}, {"untranslated", true}}));
-  CHECK(de["root_cause"]["html"] == "<p>Weil.</p>\n");
-  CHECK(de["switch"] == json::parse(R"([
-          {"href": "../../../ja/entries/cuda/a.html", "hreflang": "ja", "label": "日本語"},
-          {"href": "../../../en/entries/cuda/a.html", "hreflang": "en", "label": "English"}])"));
-  CHECK(de["alternates"].back()["href"] == "../../../ja/entries/cuda/a.html");  // x-default
-  CHECK(model.entry_page(0, languages[1], kStrings)["title"]["text"] == "Error A");
-  CHECK(model.entry_page(0, languages[0], kStrings)["title"]["untranslated"] == false);
+  const kbc::MustacheData de = model.entry_page(0, languages[2], kStrings);
+  CHECK(at(de, "html_lang") == "de");
+  CHECK(at(de, "base_lang") == "ja");
+  CHECK(at(de, "title.text") == "Error in cuda/a");
+  CHECK(at(de, "title.untranslated") == "true");
+  CHECK(at(de, "root_cause.html") == "<p>Weil.</p>\n");
+  CHECK(at(de, "switch") == "(list of 2)");
+  CHECK(at(de, "switch.0.href") == "../../../ja/entries/cuda/a.html");
+  CHECK(at(de, "switch.0.hreflang") == "ja");
+  CHECK(at(de, "switch.0.label") == "日本語");
+  CHECK(at(de, "switch.1.href") == "../../../en/entries/cuda/a.html");
+  CHECK(at(de, "switch.1.hreflang") == "en");
+  CHECK(at(de, "switch.1.label") == "English");
+  CHECK(at(de, "alternates") == "(list of 4)");
+  CHECK(at(de, "alternates.3.hreflang") == "x-default");
+  CHECK(at(de, "alternates.3.href") == "../../../ja/entries/cuda/a.html");
+  CHECK(at(model.entry_page(0, languages[1], kStrings), "title.text") == "Error A");
+  CHECK(at(model.entry_page(0, languages[0], kStrings), "title.untranslated") == "false");
 }
 
 TEST_CASE("absolute URLs appear only with a base_url") {
   const ordered_json a = record("cuda/a");
   const kbc::Language& en = kbc::default_languages()[0];
-  const json without = kbc::SiteModel({&a}, {}).entry_page(0, en, kStrings);
-  CHECK_FALSE(without.contains("canonical"));
-  const json with =
+  const kbc::MustacheData without = kbc::SiteModel({&a}, {}).entry_page(0, en, kStrings);
+  CHECK(at(without, "canonical") == "(absent)");
+  CHECK(json::parse(at(without, "json_ld")).contains("url") == false);
+  const kbc::MustacheData with =
       kbc::SiteModel({&a}, {"KB", "https://kb.example/docs/"}).entry_page(0, en, kStrings);
-  CHECK(with["canonical"] == "https://kb.example/docs/en/entries/cuda/a.html");
-  CHECK(with["alternates"][2] ==
-        json({{"hreflang", "x-default"}, {"href", "../../../en/entries/cuda/a.html"}}));
-  CHECK(json::parse(with["json_ld"].get<std::string>())["inLanguage"] == "en");
+  CHECK(at(with, "canonical") == "https://kb.example/docs/en/entries/cuda/a.html");
+  CHECK(at(with, "alternates.2.hreflang") == "x-default");
+  CHECK(at(with, "alternates.2.href") == "../../../en/entries/cuda/a.html");
+  const json json_ld = json::parse(at(with, "json_ld"));
+  CHECK(json_ld["inLanguage"] == "en");
+  CHECK(json_ld["url"] == "https://kb.example/docs/en/entries/cuda/a.html");
 }
 
 TEST_CASE("JSON-LD cannot close its script element") {
   const ordered_json a = record("cuda/a", {{"signature", "</script><script>alert(1)"}});
-  const json page = kbc::SiteModel({&a}, {}).entry_page(0, kbc::default_languages()[0], kStrings);
-  const std::string json_ld = page["json_ld"];
+  const kbc::MustacheData page =
+      kbc::SiteModel({&a}, {}).entry_page(0, kbc::default_languages()[0], kStrings);
+  const std::string json_ld = at(page, "json_ld");
   CHECK(json_ld.find('<') == std::string::npos);
   CHECK(json::parse(json_ld)["headline"] == "</script><script>alert(1)");
 }
