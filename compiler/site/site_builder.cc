@@ -2,6 +2,8 @@
 
 #include <kainjow/mustache.hpp>
 
+#include <optional>
+
 #include "base/parallel.h"
 #include "base/text.h"
 #include "base/timings.h"
@@ -257,43 +259,48 @@ void add_entry_pages(const SiteModel& model, const TemplateSet& templates,
 }
 
 // The other files of each language's folder: search index, match data, home, search, not-found
-// and domain pages, and the feed.
-void add_language_files(const SiteModel& model, PageRenderer& renderer,
+// and domain pages, and the feed. The languages are spread over the cores, each worker with its
+// own renderer.
+void add_language_files(const SiteModel& model, const TemplateSet& templates,
                         const std::vector<json>& strings, OutputTree& tree) {
   const auto& languages = model.languages();
-  // Each language's search index and match data, one per core.
-  std::vector<std::string> indexes(languages.size()), matches(languages.size());
+  // For each language, its files by path under site/, in the order they are added.
+  std::vector<std::vector<std::pair<std::string, std::string>>> files(languages.size());
   parallel_slices(
-      2 * languages.size(),
+      3 * languages.size(),
       [&](std::size_t begin, std::size_t end, std::size_t) {
+        std::optional<PageRenderer> renderer;
         for (std::size_t k = begin; k < end; ++k) {
-          const std::size_t l = k / 2;
-          if (k % 2 == 0)
-            indexes[l] = search_index(model, languages[l]);
-          else
-            matches[l] = match_data(model, languages[l]);
+          const Language& language = languages[k / 3];
+          const std::string& code = language.code;
+          auto& out = files[k / 3];
+          if (k % 3 == 0) {
+            out.emplace_back(code + "/search-index.json", search_index(model, language));
+          } else if (k % 3 == 1) {
+            out.emplace_back(code + "/match.json", match_data(model, language));
+          } else {
+            if (!renderer) renderer.emplace(templates, languages, strings);
+            const json& text = strings[k / 3];
+            out.emplace_back(code + "/index.html",
+                             renderer->page(code, "home", model.home_page(language, text)));
+            out.emplace_back(
+                code + "/search.html",
+                renderer->page(code, "search", model.plain_page("search", language, text)));
+            out.emplace_back(
+                code + "/404.html",
+                renderer->page(code, "not_found", model.plain_page("404", language, text)));
+            for (const auto& [domain, members] : model.domains()) {
+              out.emplace_back(site_domain_path(code, domain),
+                               renderer->page(code, "domain", model.domain_page(domain, language)));
+            }
+            if (!model.config().base_url.empty())
+              out.emplace_back(code + "/feed.xml", atom_feed(model, language, text));
+          }
         }
       },
       1);
-  for (std::size_t l = 0; l < languages.size(); ++l) {
-    const Language& language = languages[l];
-    const std::string& code = language.code;
-    const auto add = [&](const std::string& path, std::string content) {
-      tree.add("site/" + path, std::move(content));
-    };
-    add(code + "/search-index.json", std::move(indexes[l]));
-    add(code + "/match.json", std::move(matches[l]));
-    add(code + "/index.html", renderer.page(code, "home", model.home_page(language, strings[l])));
-    add(code + "/search.html",
-        renderer.page(code, "search", model.plain_page("search", language, strings[l])));
-    add(code + "/404.html",
-        renderer.page(code, "not_found", model.plain_page("404", language, strings[l])));
-    for (const auto& [domain, members] : model.domains()) {
-      add(site_domain_path(code, domain),
-          renderer.page(code, "domain", model.domain_page(domain, language)));
-    }
-    if (!model.config().base_url.empty())
-      add(code + "/feed.xml", atom_feed(model, language, strings[l]));
+  for (auto& language_files : files) {
+    for (auto& [path, content] : language_files) tree.add("site/" + path, std::move(content));
   }
 }
 
@@ -332,9 +339,11 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     const Phase phase("entry pages");
     add_entry_pages(model, templates, strings, tree, progress);
   }
+  {
+    const Phase phase("other pages and indexes");
+    add_language_files(model, templates, strings, tree);
+  }
   PageRenderer renderer(templates, model.languages(), strings);
-  const Phase phase("other pages and indexes");
-  add_language_files(model, renderer, strings, tree);
   add("index.html", renderer.standalone("root", root_page(model)));
 
   std::string robots = "User-agent: *\nAllow: /\n";
