@@ -32,11 +32,6 @@ std::string action(const ordered_json& record, const char* list, std::size_t i,
   return translated.empty() ? own : translated;
 }
 
-// Sets `key` only for a non-empty value, so that {{#key}} sections skip empty text.
-void set_text(data& object, const std::string& key, const std::string& value) {
-  if (!value.empty()) put(object, key, value);
-}
-
 // A code fence longer than any run of backticks inside the code.
 std::string fence_for(const std::string& code) {
   std::size_t longest = 0, run = 0;
@@ -80,10 +75,10 @@ data workarounds(const ordered_json& record, const Language& language) {
     put(row, "action", action(record, "workarounds", i, language));
     put(row, "success", percent(item["success_rate"]));
     const std::string how = string_field(item, "how");
-    set_text(row, "how", indent_lines(how, "   "));
+    put_text(row, "how", indent_lines(how, "   "));
     put(row, "fence", fence_for(how));
-    set_text(row, "condition", string_field(item, "condition"));
-    set_text(row, "tradeoff", string_field(item, "tradeoff"));
+    put_text(row, "condition", string_field(item, "condition"));
+    put_text(row, "tradeoff", string_field(item, "tradeoff"));
     append(list, std::move(row));
   }
   return list;
@@ -98,7 +93,7 @@ data dead_ends(const ordered_json& record, const Language& language) {
     put(row, "action", action(record, "dead_ends", i, language));
     put(row, "why_fails", string_field(item, "why_fails"));
     put(row, "fail", percent(item["fail_rate"]));
-    set_text(row, "common_misconception", string_field(item, "common_misconception"));
+    put_text(row, "common_misconception", string_field(item, "common_misconception"));
     append(list, std::move(row));
   }
   return list;
@@ -122,7 +117,7 @@ data page_data(const ordered_json& record, const Language& language) {
   put(page, "signature", localized("signature"));
   put(page, "domain", string_field(record, "domain"));
   put(page, "category", string_field(record, "category"));
-  set_text(page, "error_code", string_field(record, "error_code"));
+  put_text(page, "error_code", string_field(record, "error_code"));
   put(page, "verification_tier", string_field(record, "verification_tier"));
   put(page, "fix_rate", percent(record["fix_success_rate"]));
   put(page, "root_cause", localized("root_cause"));
