@@ -1,9 +1,12 @@
 #include "base/file_system.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "base/diagnostic.h"
 
@@ -19,13 +22,36 @@ std::string join_path(std::string_view a, std::string_view b) {
   return out;
 }
 
+std::optional<std::string> read_whole_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::string out;
+  // One byte more than the size, so that the read that finds the end needs no second buffer.
+  std::size_t capacity =
+      ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) + 1 : 0;
+  capacity = std::max<std::size_t>(capacity, 4096);
+  std::size_t size = 0;
+  while (true) {
+    if (size == out.size()) out.resize(std::max(capacity, 2 * out.size()));
+    const ssize_t n = ::read(fd, out.data() + size, out.size() - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    size += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  out.resize(size);
+  return out;
+}
+
 std::string RealFileSystem::read(const std::string& path) const {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ToolError("cannot read " + path);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw ToolError("cannot read " + path);
-  return std::move(buffer).str();
+  std::optional<std::string> content = read_whole_file(path);
+  if (!content) throw ToolError("cannot read " + path);
+  return std::move(*content);
 }
 
 std::optional<std::uintmax_t> RealFileSystem::size(const std::string& path) const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -54,5 +55,17 @@ int run_mcp(const Arguments& arguments);
 int run_serve(const Arguments& arguments);
 
 const std::vector<Command>& all_commands();
+
+// Leaves `value` for the process's exit to free. Taking a large knowledge base and its output
+// apart piece by piece (2,522 JSON trees, 18,000 files) costs 0.1 s at the end of every build
+// and a tenth of a cache-filled lint; compilers skip it too. The pointer stays reachable, so
+// leak checkers do not count it.
+template <typename T>
+T& kept_until_exit(T&& value) {
+  static std::vector<std::shared_ptr<void>>* const kept = new std::vector<std::shared_ptr<void>>;
+  auto owned = std::make_shared<T>(std::move(value));
+  kept->push_back(owned);
+  return *owned;
+}
 
 }  // namespace kbc

@@ -9,7 +9,8 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "base/file_system.h"
 
 namespace kbc {
 namespace {
@@ -59,14 +60,6 @@ Diagnostics diagnostics_from(const std::optional<std::string>& path, const json&
                    d.at(6).get<std::string>()});
   }
   return out;
-}
-
-std::optional<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
 }
 
 // Writes `stored` as CBOR aside and renames it into place, so a reader never sees half of it.
@@ -120,7 +113,7 @@ std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
     const std::lock_guard lock(used_mutex_);
     used_.insert(name);
   }
-  const auto bytes = read_file(fs::path(folder_) / name);
+  const auto bytes = read_whole_file(fs::path(folder_) / name);
   if (!bytes) return std::nullopt;
   try {
     json stored = json::from_cbor(*bytes);
@@ -161,7 +154,7 @@ void ParseCache::store(const std::string& path, std::string_view content, const 
 
 std::optional<Diagnostics> ParseCache::find_findings(std::string_view digest) const {
   if (folder_.empty()) return std::nullopt;
-  const auto bytes = read_file(fs::path(folder_) / kFindingsName);
+  const auto bytes = read_whole_file(fs::path(folder_) / kFindingsName);
   if (!bytes) return std::nullopt;
   try {
     const json stored = json::from_cbor(*bytes);
