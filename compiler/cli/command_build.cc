@@ -29,7 +29,7 @@ int run_build(const Arguments& arguments) {
   const std::string out_dir = arguments.value_or("--out", join_path(root, "dist"));
   const RealFileSystem fs;
   Progress progress(Progress::wanted());
-  const CheckedKnowledgeBase& checked = kept_until_exit(
+  const CheckedKnowledgeBase& checked = kept_until_exit<CheckedKnowledgeBase>(
       check_knowledge_base(fs, root, {!arguments.has("--no-cache"), {}, &progress}));
   const bool color =
       use_color_on(*parse_color_mode(arguments.value_or("--color", "auto")), STDERR_FILENO);
@@ -48,8 +48,8 @@ int run_build(const Arguments& arguments) {
       throw ToolError("kbc build: --base-url must be an absolute http(s) URL, not '" + url + "'");
     config.base_url = normalized_base_url(url);
   }
-  const BuiltOutput& built =
-      kept_until_exit(emit_outputs(checked.kb, failed, TemplateSet(fs, root), config, &progress));
+  const BuiltOutput& built = kept_until_exit<BuiltOutput>(
+      emit_outputs(checked.kb, failed, TemplateSet(fs, root), config, &progress));
   if (!built.problems.empty()) {
     print_diagnostics(built.problems, color, nullptr, root);  // paths in the output: no source
     std::cerr << "kbc build: " << built.problems.size() << " broken link(s) in the site; "

@@ -70,7 +70,7 @@ int run_lint(const Arguments& arguments) {
   const std::set<std::string> only = selected_paths(arguments.positional, root);
   const RealFileSystem fs;
   Progress progress(Progress::wanted());
-  CheckedKnowledgeBase& checked = kept_until_exit(
+  CheckedKnowledgeBase& checked = kept_until_exit<CheckedKnowledgeBase>(
       check_knowledge_base(fs, root, {!arguments.has("--no-cache"), only, &progress}));
   Diagnostics shown;
   for (Diagnostic& d : checked.diagnostics) {

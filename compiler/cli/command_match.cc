@@ -161,7 +161,7 @@ int run_match(const Arguments& arguments) {
           ? bundle_records(arguments.values.at("--bundle"))
           : knowledge_base_records(arguments.value_or("--root", "."), !arguments.has("--no-cache"));
   phase.emplace("index");
-  const Matcher matcher(std::move(records));
+  const Matcher& matcher = kept_until_exit<Matcher>(std::move(records));
   phase.emplace("scan");
   if (const std::size_t bad = matcher.regex_errors().size(); bad > 0 && !from_bundle) {
     std::cerr << "kbc match: " << bad << (bad == 1 ? " entry has a regex" : " entries have regexes")
