@@ -47,6 +47,12 @@ std::string nth(const ordered_json& record, const std::string& key, std::size_t 
   return i < items.size() && items[i].is_string() ? items[i].get<std::string>() : "";
 }
 
+// object[key] = list, and object["has_<key>"] = whether it has items.
+void put_list(MustacheData& object, const std::string& key, MustacheData list) {
+  put(object, "has_" + key, !list.list_value().empty());
+  put(object, key, std::move(list));
+}
+
 // The item's sources as `sources` (a link where the source is a web address) and
 // `has_sources`.
 void put_sources(MustacheData& out, const ordered_json& item) {
@@ -59,8 +65,7 @@ void put_sources(MustacheData& out, const ordered_json& item) {
     if (url.starts_with("https://") || url.starts_with("http://")) put_text(link, "href", url);
     append(links, std::move(link));
   }
-  put(out, "has_sources", !links.list_value().empty());
-  put(out, "sources", std::move(links));
+  put_list(out, "sources", std::move(links));
 }
 
 std::string transition_detail(const ordered_json& item) {
@@ -258,8 +263,7 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
     put_text(version, "behavior_change", markdown_inline_html(string_field(v, "behavior_change")));
     append(versions, std::move(version));
   }
-  put(page, "has_versions", !versions.list_value().empty());
-  put(page, "versions", std::move(versions));
+  put_list(page, "versions", std::move(versions));
 
   MustacheData os_notes = list_data();
   if (const auto it = r.find("os_specific"); it != r.end() && it->is_object()) {
@@ -271,8 +275,7 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
       append(os_notes, std::move(item));
     }
   }
-  put(page, "has_os_notes", !os_notes.list_value().empty());
-  put(page, "os_notes", std::move(os_notes));
+  put_list(page, "os_notes", std::move(os_notes));
 
   MustacheData workarounds = list_data();
   const auto& workaround_items = list(r, "workarounds");
@@ -290,8 +293,7 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
     put_sources(item, w);
     append(workarounds, std::move(item));
   }
-  put(page, "has_workarounds", !workarounds.list_value().empty());
-  put(page, "workarounds", std::move(workarounds));
+  put_list(page, "workarounds", std::move(workarounds));
 
   MustacheData dead_ends = list_data();
   const auto& dead_end_items = list(r, "dead_ends");
@@ -307,8 +309,7 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
     put_sources(item, d);
     append(dead_ends, std::move(item));
   }
-  put(page, "has_dead_ends", !dead_ends.list_value().empty());
-  put(page, "dead_ends", std::move(dead_ends));
+  put_list(page, "dead_ends", std::move(dead_ends));
 
   MustacheData related = list_data();
   const Relations& relations = relations_[index];
@@ -337,8 +338,7 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
     put(group, "links", std::move(items));
     append(related, std::move(group));
   }
-  put(page, "has_related", !related.list_value().empty());
-  put(page, "related", std::move(related));
+  put_list(page, "related", std::move(related));
 
   if (const std::string url = string_field(r, "official_doc_url"); !url.empty()) {
     MustacheData doc = object_data();
