@@ -17,23 +17,23 @@ namespace kbc {
 
 namespace {
 
-// Discovers, loads and validates the entries against the schema of the knowledge base's
-// languages, through `cache` when there is one.
+// Discovers, loads and validates the entries against `schema_text`, the entry schema of the
+// knowledge base's languages, through `cache` when there is one.
 KnowledgeBase load_in_languages(const FileSystem& fs, const std::string& root,
-                                const std::vector<Language>& languages, ParseCache* cache,
+                                const std::vector<Language>& languages,
+                                const std::string& schema_text, ParseCache* cache,
                                 Diagnostics& diagnostics, Progress* progress = nullptr) {
   KnowledgeBase kb = load_knowledge_base(
-      fs, root, SchemaValidator(nlohmann::json::parse(entry_schema_text(languages))), diagnostics,
-      cache, progress);
+      fs, root, SchemaValidator(nlohmann::json::parse(schema_text)), diagnostics, cache, progress);
   kb.languages = languages;
   return kb;
 }
 
-// The parse cache of `root` for entries in these languages, when `wanted`.
+// The parse cache of `root` for entries of this schema, when `wanted`.
 std::optional<ParseCache> parse_cache(bool wanted, const std::string& root,
-                                      const std::vector<Language>& languages) {
+                                      const std::string& schema_text) {
   if (!wanted) return std::nullopt;
-  return std::optional<ParseCache>(std::in_place, root, entry_schema_text(languages));
+  return std::optional<ParseCache>(std::in_place, root, schema_text);
 }
 
 }  // namespace
@@ -41,8 +41,10 @@ std::optional<ParseCache> parse_cache(bool wanted, const std::string& root,
 KnowledgeBase load_entries(const FileSystem& fs, const std::string& root, bool use_cache,
                            Diagnostics& diagnostics) {
   const KbConfig config = load_kb_config(fs, root, diagnostics);
-  std::optional<ParseCache> cache = parse_cache(use_cache, root, config.languages);
-  return load_in_languages(fs, root, config.languages, cache ? &*cache : nullptr, diagnostics);
+  const std::string schema_text = entry_schema_text(config.languages);
+  std::optional<ParseCache> cache = parse_cache(use_cache, root, schema_text);
+  return load_in_languages(fs, root, config.languages, schema_text, cache ? &*cache : nullptr,
+                           diagnostics);
 }
 
 CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
@@ -50,11 +52,13 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   CheckedKnowledgeBase checked;
   KbConfig config = load_kb_config(fs, root, checked.diagnostics);
   checked.config = std::move(config.site);
-  std::optional<ParseCache> cache = parse_cache(options.cache, root, config.languages);
+  const std::string schema_text = entry_schema_text(config.languages);
+  std::optional<ParseCache> cache = parse_cache(options.cache, root, schema_text);
   {
     const Phase phase("load");
-    checked.kb = load_in_languages(fs, root, config.languages, cache ? &*cache : nullptr,
-                                   checked.diagnostics, options.progress);
+    checked.kb =
+        load_in_languages(fs, root, config.languages, schema_text, cache ? &*cache : nullptr,
+                          checked.diagnostics, options.progress);
   }
   if (options.progress) options.progress->clear();
   const Phase phase("lint");
