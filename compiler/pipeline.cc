@@ -6,6 +6,7 @@
 #include "base/parallel.h"
 #include "base/timings.h"
 
+#include "lint/last_lint.h"
 #include "lint/rule.h"
 #include "lint/suppressions.h"
 #include "render/markdown_page.h"
@@ -62,12 +63,26 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   }
   if (options.progress) options.progress->clear();
   const Phase phase("lint");
-  // A whole lint of files that the last whole lint saw, byte for byte, finds what it found.
+  // A whole lint of files that the last whole lint saw, byte for byte, finds what it found; after
+  // an edit, it re-checks what the edit can change (lint/last_lint.h).
   const bool whole = options.only.empty();
-  std::optional<Diagnostics> stored =
-      cache && whole ? cache->find_findings(checked.kb.digest) : std::nullopt;
-  Diagnostics findings = stored ? std::move(*stored) : run_lint(checked.kb, options.only);
-  if (cache && whole && !stored) cache->store_findings(checked.kb.digest, findings);
+  Diagnostics findings;
+  if (cache && whole) {
+    std::optional<Phase> step("read the last lint");
+    const auto stored = cache->find_last_lint();
+    std::optional<LastLint> last = stored ? LastLint::from_json(*stored) : std::nullopt;
+    step.reset();
+    if (last && last->digest == checked.kb.digest) {
+      findings = std::move(last->findings);
+    } else {
+      LastLint next;
+      findings = run_lint(checked.kb, last ? &*last : nullptr, next);
+      step.emplace("store it for the next");
+      cache->store_last_lint(next.to_json());
+    }
+  } else {
+    findings = run_lint(checked.kb, options.only);
+  }
   checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings.begin()),
                              std::make_move_iterator(findings.end()));
   // kbc.yaml's rule settings and the kbc-disable comments apply on every run, after the cache.

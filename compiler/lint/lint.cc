@@ -3,8 +3,14 @@
 
 #include "lint/rule.h"
 
+#include <re2/filtered_re2.h>
+
+#include <map>
+#include <memory>
+
 #include "base/parallel.h"
 #include "base/timings.h"
+#include "lint/last_lint.h"
 
 namespace kbc {
 
@@ -54,25 +60,18 @@ std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
   return hits;
 }
 
-Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only) {
-  const auto checked = [&](const Entry& entry) { return only.empty() || only.count(entry.path); };
-  std::vector<std::optional<std::string_view>> patterns;
-  for (const Entry& entry : kb.entries) {
-    const auto* regex = entry.find("/regex");
-    patterns.push_back(regex && regex->is_string() && checked(entry)
-                           ? std::optional(entry.text("/regex"))
-                           : std::nullopt);
-  }
-  std::optional<Phase> phase("regex index");
-  const RegexIndex regexes(patterns);
-  phase.emplace("cross-entry matches");
-  const auto hits = cross_entry_hits(kb, regexes);
-  phase.emplace("signature winners");
-  const auto winners = signature_winners(kb, regexes);
-  phase.emplace("rules");
-  const LintContext context{kb, regexes, hits, winners};
-  // Each worker checks a slice of the entries; the caller sorts the findings, so the order in
-  // which slices finish does not show in the output.
+namespace {
+
+// The last lint's facts are used when at most this many files changed since; beyond that, the
+// changed regexes run over every text without a prefilter, and the index is faster.
+constexpr std::size_t kMaxChangedEntries = 32;
+
+// The rules over the entries `check` accepts (all of them or some), into one list. Each worker
+// checks a slice of the entries; the caller sorts the findings, so the order in which slices
+// finish does not show in the output.
+template <typename Check>
+Diagnostics run_rules(const LintContext& context, Check check) {
+  const KnowledgeBase& kb = context.kb;
   std::vector<Diagnostics> per_slice(std::max<std::size_t>(1, kb.entries.size()));
   parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     Diagnostics& found = per_slice[begin];
@@ -80,7 +79,7 @@ Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only)
       if (!rule.check) continue;
       Reporter reporter(rule, found);
       for (std::size_t i = begin; i < end; ++i) {
-        if (checked(kb.entries[i])) rule.check(kb.entries[i], context, reporter);
+        if (check(rule, i)) rule.check(kb.entries[i], context, reporter);
       }
     }
   });
@@ -90,6 +89,266 @@ Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only)
                std::make_move_iterator(found.end()));
   }
   return out;
+}
+
+std::optional<std::string_view> regex_of(const Entry& entry) {
+  const auto* regex = entry.find("/regex");
+  return regex && regex->is_string() ? std::optional(entry.text("/regex")) : std::nullopt;
+}
+
+// One entry's regex compiled on its own, with the atoms FilteredRE2 requires of a text it may
+// match: at least one of `atoms` (none when any text may match), and every one of `required`.
+struct LoneRegex {
+  re2::FilteredRE2 filter{RegexIndex::kMinAtomLength};
+  std::vector<std::string> atoms;
+  std::vector<std::string> required;
+  std::string error;
+  bool compiled = false;
+
+  explicit LoneRegex(std::optional<std::string_view> pattern) {
+    int id = -1;
+    if (!pattern) return;
+    if (filter.Add(*pattern, entry_regex_options(), &id) != RE2::NoError) {
+      error = RE2(*pattern, entry_regex_options()).error();  // FilteredRE2 keeps no message
+      return;
+    }
+    compiled = true;
+    filter.Compile(&atoms);
+    std::vector<int> passed;
+    filter.AllPotentials({}, &passed);
+    if (!passed.empty()) atoms.clear();
+    // The filter is monotone (AND and OR of atoms): an atom without which all the others do
+    // not pass is in every set of atoms that passes.
+    std::vector<int> others;
+    for (std::size_t atom = 0; atom < atoms.size(); ++atom) {
+      others.clear();
+      for (std::size_t other = 0; other < atoms.size(); ++other) {
+        if (other != atom) others.push_back(static_cast<int>(other));
+      }
+      passed.clear();
+      filter.AllPotentials(others, &passed);
+      if (passed.empty()) required.push_back(atoms[atom]);
+    }
+  }
+  const RE2* regex() const { return compiled ? &filter.GetRE2(0) : nullptr; }
+};
+
+// How the last lint's facts are kept for the next one.
+void learn(const KnowledgeBase& kb, const std::vector<std::vector<RegexHit>>& hits,
+           std::size_t entry, bool compiled, std::vector<std::string> atoms,
+           std::vector<std::string> required, LastLint& next) {
+  LastLint::EntryFacts& facts = next.entries[kb.entries[entry].path];
+  facts.digest = kb.entries[entry].digest;
+  facts.compiled = compiled;
+  facts.atoms = std::move(atoms);
+  facts.required = std::move(required);
+  for (const RegexHit& hit : hits[entry])
+    facts.hits.emplace_back(kb.entries[hit.entry].path, hit.pointer);
+}
+
+// The whole lint, from scratch.
+Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>& only,
+                            LastLint* next) {
+  const auto checked = [&](const Entry& entry) { return only.empty() || only.count(entry.path); };
+  std::vector<std::optional<std::string_view>> patterns;
+  for (const Entry& entry : kb.entries)
+    patterns.push_back(checked(entry) ? regex_of(entry) : std::nullopt);
+  std::optional<Phase> phase("regex index");
+  const RegexIndex regexes(patterns);
+  phase.emplace("cross-entry matches");
+  const auto hits = cross_entry_hits(kb, regexes);
+  phase.emplace("signature winners");
+  const auto winners =
+      signature_winners(kb, [&](std::string_view text) { return regexes.matching(text); });
+  phase.emplace("rules");
+  std::vector<const RE2*> compiled(kb.entries.size());
+  std::vector<std::string> errors(kb.entries.size());
+  for (std::size_t i = 0; i < kb.entries.size(); ++i) {
+    compiled[i] = regexes.regex(i);
+    errors[i] = regexes.error(i);
+  }
+  const LintContext context{kb, compiled, errors, hits, winners};
+  Diagnostics out =
+      run_rules(context, [&](const Rule&, std::size_t i) { return checked(kb.entries[i]); });
+  if (next) {
+    phase.emplace("facts for the next lint");
+    // The atoms of each regex alone: FilteredRE2 gives no regex's own atoms once they share one.
+    std::vector<std::vector<std::string>> atoms(kb.entries.size()), required(kb.entries.size());
+    parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+      for (std::size_t i = begin; i < end; ++i) {
+        if (!compiled[i]) continue;
+        LoneRegex lone(patterns[i]);
+        atoms[i] = std::move(lone.atoms);
+        required[i] = std::move(lone.required);
+      }
+    });
+    for (std::size_t i = 0; i < kb.entries.size(); ++i) {
+      learn(kb, hits, i, compiled[i] != nullptr, std::move(atoms[i]), std::move(required[i]),
+            *next);
+    }
+  }
+  return out;
+}
+
+// Every entry's regex for a lint after an edit: the changed entries' compiled up front, with
+// their atoms; the others compiled when a text has one of their atoms (or they have none).
+class RegexPool {
+ public:
+  RegexPool(const KnowledgeBase& kb, const std::vector<const LastLint::EntryFacts*>& facts)
+      : kb_(kb), facts_(facts), lone_(kb.entries.size()), lazy_(kb.entries.size()) {
+    for (std::size_t i = 0; i < kb.entries.size(); ++i) {
+      if (!facts[i]) lone_[i] = std::make_unique<LoneRegex>(regex_of(kb.entries[i]));
+    }
+  }
+
+  const LoneRegex* changed(std::size_t entry) const { return lone_[entry].get(); }
+
+  // The entries whose regex matches somewhere in `text`, in increasing order.
+  std::vector<std::size_t> matching(std::string_view text) {
+    fold_for_atoms(text, folded_);
+    std::vector<std::size_t> candidates, uncompiled;
+    for (std::size_t i = 0; i < kb_.entries.size(); ++i) {
+      if (lone_[i] ? lone_[i]->compiled : facts_[i]->compiled && may_match(*facts_[i])) {
+        candidates.push_back(i);
+        if (!lone_[i] && !lazy_[i]) uncompiled.push_back(i);
+      }
+    }
+    parallel_slices(
+        uncompiled.size(),
+        [&](std::size_t begin, std::size_t end, std::size_t) {
+          for (std::size_t i = begin; i < end; ++i) {
+            const Entry& entry = kb_.entries[uncompiled[i]];
+            lazy_[uncompiled[i]] = std::make_unique<RE2>(*regex_of(entry), entry_regex_options());
+          }
+        },
+        16);
+    std::erase_if(candidates, [&](std::size_t i) {
+      return !RE2::PartialMatch(text, lone_[i] ? *lone_[i]->regex() : *lazy_[i]);
+    });
+    return candidates;
+  }
+
+ private:
+  // False when the folded text lacks an atom the regex requires, or has none of its atoms
+  // (atoms beyond ASCII count as present: the text is folded for ASCII only).
+  bool may_match(const LastLint::EntryFacts& facts) const {
+    const auto occurs = [&](const std::string& atom) {
+      return folded_.find(atom) != std::string::npos ||
+             std::any_of(atom.begin(), atom.end(), [](char c) { return (c & 0x80) != 0; });
+    };
+    return facts.atoms.empty() ||
+           (std::all_of(facts.required.begin(), facts.required.end(), occurs) &&
+            std::any_of(facts.atoms.begin(), facts.atoms.end(), occurs));
+  }
+
+  const KnowledgeBase& kb_;
+  const std::vector<const LastLint::EntryFacts*>& facts_;
+  std::vector<std::unique_ptr<LoneRegex>> lone_;  // the changed entries'
+  std::vector<std::unique_ptr<RE2>> lazy_;        // the others', once needed
+  std::string folded_;
+};
+
+// Where `pointer` comes in own_text_pointers: the signature, then the samples in order.
+std::size_t text_rank(const std::string& pointer) {
+  constexpr std::string_view kSamples = "/samples/";
+  return pointer.starts_with(kSamples) ? 1 + std::stoul(pointer.substr(kSamples.size())) : 0;
+}
+
+}  // namespace
+
+Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only) {
+  return lint_everything(kb, only, nullptr);
+}
+
+Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& next) {
+  next = LastLint{};
+  next.digest = kb.digest;
+  const std::size_t n = kb.entries.size();
+  // The last lint's facts of each entry whose file it read byte for byte as it is now.
+  std::vector<const LastLint::EntryFacts*> facts(n);
+  std::size_t changed = n;
+  if (last) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto it = last->entries.find(kb.entries[i].path);
+      if (it != last->entries.end() && it->second.digest == kb.entries[i].digest)
+        facts[i] = &it->second;
+    }
+    changed = static_cast<std::size_t>(std::count(facts.begin(), facts.end(), nullptr));
+  }
+  if (!last || changed > kMaxChangedEntries) {
+    next.findings = lint_everything(kb, {}, &next);
+    return next.findings;
+  }
+
+  std::optional<Phase> phase("regexes of the changed entries");
+  RegexPool pool(kb, facts);
+  phase.emplace("cross-entry matches");
+  std::map<std::string_view, std::size_t> by_path;
+  for (std::size_t i = 0; i < n; ++i) by_path[kb.entries[i].path] = i;
+  std::vector<std::vector<RegexHit>> hits(n);
+  for (std::size_t matcher = 0; matcher < n; ++matcher) {
+    if (const LoneRegex* lone = pool.changed(matcher)) {  // its regex, over every other text
+      if (!lone->regex()) continue;
+      for (std::size_t owner = 0; owner < n; ++owner) {
+        if (owner == matcher || !facts[owner]) continue;  // a changed owner's texts come below
+        for (const std::string& pointer : own_text_pointers(kb.entries[owner])) {
+          if (RE2::PartialMatch(kb.entries[owner].text(pointer), *lone->regex()))
+            hits[matcher].push_back({owner, pointer});
+        }
+      }
+    } else {  // what it matched last time, among the texts that did not change
+      for (const auto& [path, pointer] : facts[matcher]->hits) {
+        const auto owner = by_path.find(path);
+        if (owner != by_path.end() && facts[owner->second])
+          hits[matcher].push_back({owner->second, pointer});
+      }
+    }
+  }
+  for (std::size_t owner = 0; owner < n; ++owner) {  // the changed texts, through every regex
+    if (facts[owner]) continue;
+    for (const std::string& pointer : own_text_pointers(kb.entries[owner])) {
+      for (std::size_t matcher : pool.matching(kb.entries[owner].text(pointer))) {
+        if (matcher != owner) hits[matcher].push_back({owner, pointer});
+      }
+    }
+  }
+  for (auto& list : hits) {  // in entry order, as cross_entry_hits gives them
+    std::sort(list.begin(), list.end(), [](const RegexHit& a, const RegexHit& b) {
+      return a.entry != b.entry ? a.entry < b.entry : text_rank(a.pointer) < text_rank(b.pointer);
+    });
+  }
+  phase.emplace("signature winners");
+  const auto winners =
+      signature_winners(kb, [&](std::string_view text) { return pool.matching(text); });
+
+  phase.emplace("rules");
+  std::vector<const RE2*> compiled(n);
+  std::vector<std::string> errors(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (const LoneRegex* lone = pool.changed(i)) {
+      compiled[i] = lone->regex();
+      errors[i] = lone->error;
+    }
+  }
+  const LintContext context{kb, compiled, errors, hits, winners};
+  // The rules that read only their own entry find in an unchanged file what they found before.
+  next.findings = run_rules(
+      context, [&](const Rule& rule, std::size_t i) { return rule.cross_entry || !facts[i]; });
+  std::set<std::string_view> local_rules;
+  for (const Rule& rule : all_rules()) {
+    if (rule.check && !rule.cross_entry) local_rules.insert(rule.id);
+  }
+  for (const Diagnostic& finding : last->findings) {
+    const auto entry = by_path.find(finding.path);
+    if (entry != by_path.end() && facts[entry->second] && local_rules.count(finding.rule))
+      next.findings.push_back(finding);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const LoneRegex* lone = pool.changed(i);
+    learn(kb, hits, i, lone ? lone->compiled : facts[i]->compiled,
+          lone ? lone->atoms : facts[i]->atoms, lone ? lone->required : facts[i]->required, next);
+  }
+  return next.findings;
 }
 
 }  // namespace kbc

@@ -6,6 +6,7 @@
 // `kbc lint --list-rules` and the README show every id a diagnostic can carry.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -31,18 +32,24 @@ std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
 // No entry: the entry's signature is not checked (its shape is wrong).
 inline constexpr std::size_t kNoEntry = static_cast<std::size_t>(-1);
 
+// The entries whose regex matches somewhere in a text, in increasing order.
+using RegexesMatching = std::function<std::vector<std::size_t>(std::string_view text)>;
+
 // For every entry, the entry that `kbc match` ranks first when given the entry's own signature
-// (the entry itself when it is reachable), or kNoEntry for an entry whose shape is wrong.
-// `regexes` as for cross_entry_hits. See signature_winners.cc for why this needs no matcher
-// over the whole knowledge base.
-std::vector<std::size_t> signature_winners(const KnowledgeBase& kb, const RegexIndex& regexes);
+// (the entry itself when it is reachable), or kNoEntry for an entry whose shape is wrong. See
+// signature_winners.cc for why this needs no matcher over the whole knowledge base.
+std::vector<std::size_t> signature_winners(const KnowledgeBase& kb,
+                                           const RegexesMatching& matching);
 
 // What rules may look at besides the entry itself. Computed once per lint run.
 struct LintContext {
   const KnowledgeBase& kb;
-  const RegexIndex& regexes;                       // indexed like kb.entries
+  // Indexed like kb.entries, and filled in for the entries being checked: the compiled regex
+  // (nullptr when there is none or it did not compile) and RE2's error for one that did not.
+  const std::vector<const RE2*>& regex;
+  const std::vector<std::string>& regex_error;
   const std::vector<std::vector<RegexHit>>& hits;  // hits[i]: other entries' texts regex i matches
-  const std::vector<std::size_t>& winners;         // signature_winners(kb, regexes)
+  const std::vector<std::size_t>& winners;         // signature_winners
 
   std::size_t index_of(const Entry& entry) const {
     return static_cast<std::size_t>(&entry - kb.entries.data());
@@ -60,6 +67,9 @@ struct Rule {
   // silently or write wrong output. kbc.yaml cannot turn it off or down, and no kbc-disable
   // comment or exclusion can suppress it.
   bool required = false;
+  // True when the rule reads other entries than the one it checks (or what the cross-entry
+  // matching found), so that an edit of one file can change its findings on another.
+  bool cross_entry = false;
 };
 
 // Collects one rule's findings with that rule's id and severity.
@@ -83,5 +93,12 @@ const std::vector<Rule>& all_rules();
 // empty (their regexes are then the only ones compiled: the cross-entry rules report on the
 // entry whose regex matches, so the others' regexes are not needed).
 Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only = {});
+
+struct LastLint;
+
+// A lint of the whole knowledge base that reuses what `last` (the last whole lint, if any) found
+// and learnt where the files it read are unchanged (last_lint.h), and stores into `next` what the
+// next one can reuse. Finds exactly what run_lint(kb) finds.
+Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& next);
 
 }  // namespace kbc

@@ -8,6 +8,8 @@ namespace kbc {
 const std::vector<Rule>& all_rules() {
   using S = Severity;
   constexpr bool kRequired = true;  // see Rule::required
+  constexpr bool kOptional = false;
+  constexpr bool kCrossEntry = true;  // see Rule::cross_entry
   static const std::vector<Rule> kRules = {
       // Reported while loading and validating (see load/ and validate/).
       {"yaml-syntax", S::kError, "the file is not valid YAML (shown with the line and a caret)",
@@ -34,7 +36,7 @@ const std::vector<Rule>& all_rules() {
        "segment",
        rules::id_path, kRequired},
       {"entry-duplicate-id", S::kError, "two files declare the same id", rules::duplicate_id,
-       kRequired},
+       kRequired, kCrossEntry},
       {"entry-rate-finite", S::kError,
        "a rate, probability or confidence is NaN or infinite (the schema checks the [0, 1] range)",
        rules::rate_finite, kRequired},
@@ -65,7 +67,7 @@ const std::vector<Rule>& all_rules() {
       {"regex-overlap", S::kWarning,
        "the regex matches another entry's signature or sample, and that entry is not in "
        "frequently_confused_with",
-       rules::regex_overlap},
+       rules::regex_overlap, kOptional, kCrossEntry},
       {"regex-js", S::kWarning,
        "the regex has no exact JavaScript form, so the site's paste box matches the entry by its "
        "signature only",
@@ -73,10 +75,10 @@ const std::vector<Rule>& all_rules() {
       {"entry-unreachable", S::kError,
        "kbc match ranks another entry first for the entry's own signature (named), so no lookup "
        "returns it",
-       rules::entry_unreachable},
+       rules::entry_unreachable, kOptional, kCrossEntry},
       // Cross-references.
       {"xref-unknown", S::kError, "a transition_graph error_id that names no entry",
-       rules::xref_unknown},
+       rules::xref_unknown, kOptional, kCrossEntry},
       {"xref-self", S::kError, "a transition_graph error_id that names the entry itself",
        rules::xref_self},
       // Translations.

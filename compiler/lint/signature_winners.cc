@@ -8,7 +8,7 @@
 // signature, ignoring ASCII case, compete, and among them the fix rate decides. Any other
 // signature (several lines, or one over kMaxLineBytes) competes with every regex that matches one
 // of its lines and every signature found in it, so its matcher holds those entries. With FILE
-// arguments, `regexes` holds only the checked entries' regexes, so that second case may miss an
+// arguments, `matching` knows only the checked entries' regexes, so that second case may miss an
 // unchanged entry's regex until the next full lint.
 #include <algorithm>
 #include <map>
@@ -53,7 +53,8 @@ std::vector<std::string_view> trimmed_lines(std::string_view text) {
 
 }  // namespace
 
-std::vector<std::size_t> signature_winners(const KnowledgeBase& kb, const RegexIndex& regexes) {
+std::vector<std::size_t> signature_winners(const KnowledgeBase& kb,
+                                           const RegexesMatching& matching) {
   const std::size_t n = kb.entries.size();
   std::vector<std::size_t> winners(n, kNoEntry);
   std::map<std::string, std::vector<std::size_t>> same_signature;  // lowered -> plain entries
@@ -86,7 +87,7 @@ std::vector<std::size_t> signature_winners(const KnowledgeBase& kb, const RegexI
     const std::string lowered = ascii_lower(signature);
     std::vector<std::size_t> candidates{entry};
     for (const std::string_view line : trimmed_lines(signature)) {
-      for (std::size_t other : regexes.matching(line)) candidates.push_back(other);
+      for (std::size_t other : matching(line)) candidates.push_back(other);
     }
     for (std::size_t other = 0; other < n; ++other) {
       const std::string_view text = trim(kb.entries[other].text("/signature"));

@@ -31,18 +31,6 @@ void replace_all(std::string& text, std::string_view from, char to) {
     text.replace(at, from.size(), 1, to);
 }
 
-// `text` as the atoms are searched in it: ASCII lowercased, and ſ and K replaced by the letters
-// RE2 takes them for. Only which atoms occur is read from it, never an offset. Whether `text` is
-// ASCII.
-bool fold_for_atoms(std::string_view text, std::string& out) {
-  out.assign(text);
-  for (char& c : out) c = ascii_lower_char(c);
-  if (is_ascii(text)) return true;
-  replace_all(out, kLongS, 's');
-  replace_all(out, kKelvinSign, 'k');
-  return false;
-}
-
 // A set of `patterns`, or nullptr when there are none or it cannot be built.
 std::unique_ptr<RE2::Set> compiled_set(const std::vector<std::string>& patterns) {
   if (patterns.empty()) return nullptr;
@@ -63,6 +51,15 @@ bool set_matches(const RE2::Set& set, std::string_view text, std::vector<int>& m
 }
 
 }  // namespace
+
+bool fold_for_atoms(std::string_view text, std::string& out) {
+  out.assign(text);
+  for (char& c : out) c = ascii_lower_char(c);
+  if (is_ascii(text)) return true;
+  replace_all(out, kLongS, 's');
+  replace_all(out, kKelvinSign, 'k');
+  return false;
+}
 
 RE2::Options entry_regex_options() {
   RE2::Options options;

@@ -112,4 +112,9 @@ class RegexIndex {
 // RE2 options used for entry regexes everywhere (lint, match, build).
 RE2::Options entry_regex_options();
 
+// `text` as atoms are searched in it, into `out`: ASCII lowercased, and ſ and K replaced by the
+// letters RE2 takes them for. Only which atoms occur may be read from it, never an offset.
+// Returns whether `text` is ASCII.
+bool fold_for_atoms(std::string_view text, std::string& out);
+
 }  // namespace kbc

@@ -25,6 +25,8 @@ struct Entry {
   // Its kbc-disable comments: read from the text on every run, never from the parse cache.
   // With an initializer, so that `Entry{path, id, data, sources}` still works.
   std::vector<SuppressionComment> suppressions = {};
+  // A digest of the file's content, computed on every run: equal digests, equal bytes.
+  std::string digest = {};
 
   // The declared id when it is text, else the id the path implies.
   std::string id() const;

@@ -37,7 +37,10 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
   if (cache) {
     if (auto stored = cache->find(path, text)) {
       out.insert(out.end(), stored->diagnostics.begin(), stored->diagnostics.end());
-      if (stored->entry) stored->entry->suppressions = scan_suppression_comments(text);
+      if (stored->entry) {
+        stored->entry->suppressions = scan_suppression_comments(text);
+        stored->entry->digest = digest;
+      }
       return std::move(stored->entry);
     }
   }
@@ -50,7 +53,10 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
   }
   if (cache) cache->store(path, text, result);
   out.insert(out.end(), result.diagnostics.begin(), result.diagnostics.end());
-  if (result.entry) result.entry->suppressions = scan_suppression_comments(text);
+  if (result.entry) {
+    result.entry->suppressions = scan_suppression_comments(text);
+    result.entry->digest = digest;
+  }
   return std::move(result.entry);
 }
 

@@ -18,8 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kFormat = 4;  // bump when what is stored changes
-constexpr char kFindingsName[] = "lint-findings";
+constexpr int kFormat = 5;  // bump when what is stored changes
+constexpr char kLastLintName[] = "last-lint";
 
 std::string hex(std::uint64_t value) {
   char text[17];
@@ -36,30 +36,6 @@ std::string fingerprint(std::string_view salt) {
                                std::to_string(st.st_mtim.tv_nsec) + ":" +
                                std::to_string(st.st_ino) + ":" + std::string(salt);
   return hex(std::hash<std::string_view>{}(identity));
-}
-
-json diagnostics_json(const Diagnostics& diagnostics) {
-  json out = json::array();
-  for (const Diagnostic& d : diagnostics) {
-    out.push_back({d.at.line, d.at.column, d.severity == Severity::kError, d.message, d.rule,
-                   d.excerpt, d.pointer, d.path});
-  }
-  return out;
-}
-
-// The diagnostics stored by diagnostics_json; `path` when given, else their own.
-Diagnostics diagnostics_from(const std::optional<std::string>& path, const json& value) {
-  Diagnostics out;
-  for (const json& d : value) {
-    out.push_back({path ? *path : d.at(7).get<std::string>(),
-                   {d.at(0).get<int>(), d.at(1).get<int>()},
-                   d.at(2).get<bool>() ? Severity::kError : Severity::kWarning,
-                   d.at(3).get<std::string>(),
-                   d.at(4).get<std::string>(),
-                   d.at(5).get<std::string>(),
-                   d.at(6).get<std::string>()});
-  }
-  return out;
 }
 
 // Writes `stored` as CBOR aside and renames it into place, so a reader never sees half of it.
@@ -81,6 +57,38 @@ void write_stored(const fs::path& target, const json& stored) {
 
 }  // namespace
 
+json diagnostics_to_json(const Diagnostics& diagnostics) {
+  json out = json::array();
+  for (const Diagnostic& d : diagnostics) {
+    out.push_back({d.at.line, d.at.column, d.severity == Severity::kError, d.message, d.rule,
+                   d.excerpt, d.pointer, d.path});
+  }
+  return out;
+}
+
+namespace {
+
+// The diagnostics stored by diagnostics_to_json; `path` when given, else their own.
+Diagnostics diagnostics_at(const std::optional<std::string>& path, const json& value) {
+  Diagnostics out;
+  for (const json& d : value) {
+    out.push_back({path ? *path : d.at(7).get<std::string>(),
+                   {d.at(0).get<int>(), d.at(1).get<int>()},
+                   d.at(2).get<bool>() ? Severity::kError : Severity::kWarning,
+                   d.at(3).get<std::string>(),
+                   d.at(4).get<std::string>(),
+                   d.at(5).get<std::string>(),
+                   d.at(6).get<std::string>()});
+  }
+  return out;
+}
+
+}  // namespace
+
+Diagnostics diagnostics_from_json(const json& stored) {
+  return diagnostics_at(std::nullopt, stored);
+}
+
 ParseCache::ParseCache(const std::string& root, std::string_view salt) {
   const std::string build = fingerprint(salt);
   if (build.empty()) return;
@@ -95,7 +103,7 @@ ParseCache::ParseCache(const std::string& root, std::string_view salt) {
       fs::remove_all(item.path(), error);
   }
   folder_ = (base / build).string();
-  used_.insert(kFindingsName);  // not a parse result: prune() keeps it
+  used_.insert(kLastLintName);  // not a parse result: prune() keeps it
 }
 
 std::string ParseCache::key(const std::string& path, std::string_view content) const {
@@ -119,7 +127,7 @@ std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
     json stored = json::from_cbor(*bytes);
     if (stored.at("path") != path) return std::nullopt;  // a different file with the same key
     Result result;
-    result.diagnostics = diagnostics_from(path, stored.at("diagnostics"));
+    result.diagnostics = diagnostics_at(path, stored.at("diagnostics"));
     if (json& entry = stored.at("entry"); !entry.is_null()) {
       const json::binary_t& sources = entry.at("sources").get_binary();
       result.entry = Entry{path, id_from_entry_path(path), std::move(entry.at("data")),
@@ -139,7 +147,7 @@ void ParseCache::store(const std::string& path, std::string_view content, const 
     const std::lock_guard lock(used_mutex_);
     used_.insert(name);
   }
-  json stored = {{"path", path}, {"diagnostics", diagnostics_json(result.diagnostics)}};
+  json stored = {{"path", path}, {"diagnostics", diagnostics_to_json(result.diagnostics)}};
   if (result.entry) {
     const std::string packed = result.entry->sources.pack();
     stored["entry"] = {
@@ -152,23 +160,20 @@ void ParseCache::store(const std::string& path, std::string_view content, const 
   write_stored(fs::path(folder_) / name, stored);
 }
 
-std::optional<Diagnostics> ParseCache::find_findings(std::string_view digest) const {
+std::optional<json> ParseCache::find_last_lint() const {
   if (folder_.empty()) return std::nullopt;
-  const auto bytes = read_whole_file(fs::path(folder_) / kFindingsName);
+  const auto bytes = read_whole_file(fs::path(folder_) / kLastLintName);
   if (!bytes) return std::nullopt;
   try {
-    const json stored = json::from_cbor(*bytes);
-    if (stored.at("digest") != digest) return std::nullopt;
-    return diagnostics_from(std::nullopt, stored.at("findings"));
+    return json::from_cbor(*bytes);
   } catch (const std::exception&) {
     return std::nullopt;
   }
 }
 
-void ParseCache::store_findings(std::string_view digest, const Diagnostics& findings) {
+void ParseCache::store_last_lint(const json& last) {
   if (folder_.empty()) return;
-  write_stored(fs::path(folder_) / kFindingsName,
-               {{"digest", digest}, {"findings", diagnostics_json(findings)}});
+  write_stored(fs::path(folder_) / kLastLintName, last);
 }
 
 void ParseCache::prune() {

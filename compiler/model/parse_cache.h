@@ -5,12 +5,13 @@
 // named after this build of kbc (the size, time and inode of its executable), so a stored
 // result is only ever used for the very bytes, path and program that produced it: whatever
 // happens to the files (edits, renames, deletions, a checkout), the cache cannot change what
-// kbc reports. The findings of the last whole lint are kept beside the results, under the
-// digest of every file of the knowledge base. It lives in <root>/.kbc-cache/, which holds a
+// kbc reports. What the last whole lint found and learnt is kept beside the results
+// (lint/last_lint.h). It lives in <root>/.kbc-cache/, which holds a
 // .gitignore of its own. Anything unreadable in it counts as a miss.
 #pragma once
 
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -39,11 +40,9 @@ class ParseCache {
   // Removes stored results that this run did neither find nor store (old versions of files).
   void prune();
 
-  // The findings of the lint rules on the whole knowledge base whose files have `digest`
-  // (KnowledgeBase::digest), as stored by the last whole lint, if it was of these files. Only
-  // the latest whole lint is kept.
-  std::optional<Diagnostics> find_findings(std::string_view digest) const;
-  void store_findings(std::string_view digest, const Diagnostics& findings);
+  // What the last whole lint stored (lint/last_lint.h), if anything. Only the latest is kept.
+  std::optional<nlohmann::json> find_last_lint() const;
+  void store_last_lint(const nlohmann::json& last);
 
  private:
   std::string key(const std::string& path, std::string_view content) const;
@@ -52,5 +51,9 @@ class ParseCache {
   mutable std::mutex used_mutex_;
   mutable std::set<std::string> used_;
 };
+
+// Diagnostics as the cache stores them, and back; from_json throws on what to_json did not write.
+nlohmann::json diagnostics_to_json(const Diagnostics& diagnostics);
+Diagnostics diagnostics_from_json(const nlohmann::json& stored);
 
 }  // namespace kbc

@@ -655,6 +655,63 @@ TEST_CASE("the parse cache never changes what lint reports: edits, renames, dele
 
 namespace {
 
+// `text` with the first line that starts with `key` replaced by `line`.
+std::string with_line(std::string text, const std::string& key, const std::string& line) {
+  const std::size_t after_newline = text.find("\n" + key);
+  REQUIRE((text.starts_with(key) || after_newline != std::string::npos));
+  const std::size_t at = text.starts_with(key) ? 0 : after_newline + 1;
+  text.replace(at, text.find('\n', at) - at, line);
+  return text;
+}
+
+}  // namespace
+
+// A whole lint after an edit reuses what the last one learnt about the unchanged entries
+// (lint/last_lint.h): each step changes what the cross-entry rules find, in one direction or the
+// other, and each lint must report what a lint without the cache reports.
+TEST_CASE("a lint after an edit re-checks what the edit changes in other entries") {
+  TempKb kb;
+  CHECK(lint_same_as_uncached(kb).status == 0);
+  const fs::path cublas = kb.root / "entries/cuda/cublas-status-alloc-failed.yaml";
+  const fs::path execution = kb.root / "entries/cuda/cudnn-execution-failed-nonfinite.yaml";
+  const std::string cublas_text = read(cublas), execution_text = read(execution);
+
+  // A changed regex now matches other entries' signatures.
+  write(cublas, with_line(cublas_text, "regex:", "regex: '(?i)cudnn|CUBLAS'"));
+  Run run = lint_same_as_uncached(kb);
+  CHECK(run.output.find("[regex-overlap]") != std::string::npos);
+  // A changed signature is now matched by an unchanged regex (and has lost its own).
+  write(cublas, with_line(cublas_text, "signature:",
+                          "signature: 'RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED'"));
+  run = lint_same_as_uncached(kb);
+  CHECK(run.output.find("cudnn-execution-failed-nonfinite.yaml:4:8: warning: regex also matches "
+                        "the signature of 'cuda/cublas-status-alloc-failed'") != std::string::npos);
+  CHECK(run.output.find("[entry-unreachable]") != std::string::npos);
+  // The entry whose regex matched it changes in a way that does not touch its regex.
+  write(execution, execution_text + "# a comment\n");
+  CHECK(lint_same_as_uncached(kb).output.find("[regex-overlap]") != std::string::npos);
+  // A regex that no longer compiles, then the entry that matched it is deleted.
+  write(execution, with_line(execution_text, "regex:", "regex: 'CUDNN_(STATUS'"));
+  CHECK(lint_same_as_uncached(kb).output.find("[regex-syntax]") != std::string::npos);
+  fs::remove(cublas);
+  CHECK(lint_same_as_uncached(kb).output.find("[regex-overlap]") == std::string::npos);
+  // A new entry, with another's signature and a regex that matches every signature.
+  write(kb.root / "entries/cuda/copy.yaml",
+        with_line(with_line(cublas_text, "id:", "id: cuda/copy"), "regex:", "regex: '.'"));
+  CHECK(lint_same_as_uncached(kb).output.find("[regex-overlap]") != std::string::npos);
+  // More new files than an edit makes: everything is linted again.
+  for (int i = 0; i < 40; ++i) {
+    const std::string id = "copy-" + std::to_string(i);
+    write(kb.root / ("entries/cuda/" + id + ".yaml"),
+          with_line(cublas_text, "id:", "id: cuda/" + id));
+  }
+  CHECK(lint_same_as_uncached(kb).output.find("[entry-unreachable]") != std::string::npos);
+  write(execution, execution_text);
+  CHECK(lint_same_as_uncached(kb).status == 1);
+}
+
+namespace {
+
 // The lines of `text`, without "path:line:col: " where a line has it.
 std::vector<std::string> without_positions(const std::string& text) {
   static const std::regex kPosition("^[^ ]+:[0-9]+:[0-9]+: ");

@@ -4,7 +4,7 @@
 namespace kbc::rules {
 
 void regex_counter_sample(const Entry& entry, const LintContext& context, Reporter& report) {
-  const RE2* regex = context.regexes.regex(context.index_of(entry));
+  const RE2* regex = context.regex[context.index_of(entry)];
   if (!regex) return;
   for_each_item(entry, "/counter_samples", [&](const std::string& pointer, const auto& sample) {
     if (sample.is_string() && RE2::PartialMatch(entry.text(pointer), *regex)) {

@@ -6,7 +6,7 @@
 namespace kbc::rules {
 
 void regex_js(const Entry& entry, const LintContext& context, Reporter& report) {
-  if (!context.regexes.regex(context.index_of(entry))) return;  // none, or regex-syntax's
+  if (!context.regex[context.index_of(entry)]) return;  // none, or regex-syntax's
   const JsRegex js = js_regex(entry.text("/regex"));
   if (!js.ok) {
     report.at_value(entry, "/regex",

@@ -4,7 +4,7 @@
 namespace kbc::rules {
 
 void regex_no_match(const Entry& entry, const LintContext& context, Reporter& report) {
-  const RE2* regex = context.regexes.regex(context.index_of(entry));
+  const RE2* regex = context.regex[context.index_of(entry)];
   if (!regex) return;
   const auto* signature = entry.find("/signature");
   if (signature && signature->is_string() && !RE2::PartialMatch(entry.text("/signature"), *regex)) {

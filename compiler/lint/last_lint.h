@@ -1,0 +1,47 @@
+// What the last whole lint of a knowledge base found and learnt, kept in the parse cache so that
+// the next whole lint does only the work that the files changed since can make necessary.
+//
+// The rules that read only their own entry (most of them) find the same in an unchanged file, so
+// their findings are taken as they are. The expensive part of the others is the cross-entry
+// regex matching: which regexes match which other entries' texts. For that the last lint keeps,
+// per entry, the texts its regex matched and the atoms of its regex (the literals any match must
+// contain, from RE2's FilteredRE2 on that regex alone). After an edit, only the changed entries'
+// regexes are compiled and run over every text; their texts are run through the unchanged
+// regexes that have an atom in them, compiled on demand. Everything else is reused, so a lint
+// after editing one entry compiles a few hundred regexes instead of 2,500 (see lint.cc).
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/diagnostic.h"
+
+namespace kbc {
+
+struct LastLint {
+  struct EntryFacts {
+    std::string digest;  // Entry::digest of the file that was checked
+    // Whether its regex compiled; one that did not (or none) matches nothing.
+    bool compiled = false;
+    // The atoms of its regex, lowercased: a text it matches has at least one of `atoms` (none:
+    // any text may match) and all of `required`.
+    std::vector<std::string> atoms;
+    std::vector<std::string> required;
+    // The other entries' texts its regex matched: (path, JSON pointer), in entry order.
+    std::vector<std::pair<std::string, std::string>> hits;
+  };
+
+  std::string digest;    // KnowledgeBase::digest of the files it checked
+  Diagnostics findings;  // what the rules found, before kbc.yaml settings and suppressions
+  std::map<std::string, EntryFacts> entries;  // by path
+
+  nlohmann::json to_json() const;
+  // nullopt when `stored` is not what to_json wrote.
+  static std::optional<LastLint> from_json(const nlohmann::json& stored);
+};
+
+}  // namespace kbc
