@@ -58,6 +58,10 @@ std::string ascii_lower(std::string_view text) {
   return out;
 }
 
+bool is_ascii(std::string_view text) {
+  return std::none_of(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; });
+}
+
 std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t length = utf8_sequence_length(text, i);

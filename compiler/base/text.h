@@ -24,6 +24,9 @@ std::string_view trim(std::string_view text);
 // ASCII letters lower-cased; other bytes (UTF-8 included) unchanged.
 std::string ascii_lower(std::string_view text);
 
+// True when every byte of `text` is ASCII.
+bool is_ascii(std::string_view text);
+
 // Byte offset of the first byte that is not part of valid UTF-8, if any.
 std::optional<std::size_t> find_invalid_utf8(std::string_view text);
 

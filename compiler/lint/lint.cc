@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "base/parallel.h"
+#include "base/text.h"
 #include "base/timings.h"
 #include "lint/last_lint.h"
 
@@ -233,8 +234,7 @@ class RegexPool {
   // (atoms beyond ASCII count as present: the text is folded for ASCII only).
   bool may_match(const LastLint::EntryFacts& facts) const {
     const auto occurs = [&](const std::string& atom) {
-      return folded_.find(atom) != std::string::npos ||
-             std::any_of(atom.begin(), atom.end(), [](char c) { return (c & 0x80) != 0; });
+      return folded_.find(atom) != std::string::npos || !is_ascii(atom);
     };
     return facts.atoms.empty() ||
            (std::all_of(facts.required.begin(), facts.required.end(), occurs) &&

@@ -20,10 +20,6 @@ constexpr std::string_view kKelvinSign = "\xe2\x84\xaa";  // U+212A, a 'k'
 
 char ascii_lower_char(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
 
-bool is_ascii(std::string_view text) {
-  return std::none_of(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; });
-}
-
 re2::StringPiece piece(std::string_view text) { return {text.data(), text.size()}; }
 
 void replace_all(std::string& text, std::string_view from, char to) {
