@@ -189,21 +189,27 @@ void RegexIndex::shard_found(Scratch& scratch) const {
 }
 
 // The entries with atoms that FilteredRE2 lets through for scratch.found, sorted; remembered
-// per set of atoms.
+// per set of atoms (a set whose hash collides with a remembered one replaces it).
 const std::vector<std::size_t>& RegexIndex::filtered(Scratch& scratch) const {
-  scratch.key.assign(reinterpret_cast<const char*>(scratch.found.data()),
-                     scratch.found.size() * sizeof(int));
-  if (const auto known = scratch.filtered.find(scratch.key); known != scratch.filtered.end())
-    return known->second;
+  std::uint64_t hash = scratch.found.size();
+  for (int atom : scratch.found)
+    hash = (hash ^ static_cast<std::uint32_t>(atom)) * 0x9e3779b97f4a7c15;
+  hash ^= hash >> 29;
+  if (const auto known = scratch.filtered.find(hash);
+      known != scratch.filtered.end() && known->second.atoms == scratch.found)
+    return known->second.entries;
   if (scratch.filtered.size() >= kMaxCachedAtomSets) scratch.filtered.clear();
-  std::vector<std::size_t>& out = scratch.filtered[scratch.key];
+  Scratch::Passed& passed = scratch.filtered[hash];
+  passed.atoms = scratch.found;
+  std::vector<std::size_t>& out = passed.entries;
+  out.clear();
   shard_found(scratch);
-  std::vector<int> passed;
+  std::vector<int> ids;
   for (std::size_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
     if (scratch.sharded[s].empty()) continue;
-    shard.filter.AllPotentials(scratch.sharded[s], &passed);
-    for (int id : passed) {
+    shard.filter.AllPotentials(scratch.sharded[s], &ids);
+    for (int id : ids) {
       if (!shard.unfiltered[id]) out.push_back(shard.entries[id]);
     }
   }

@@ -59,8 +59,11 @@ class RegexIndex {
     std::vector<int> matched;
     std::vector<int> found;                 // distinct atoms (indexes into atoms_), sorted
     std::vector<std::vector<int>> sharded;  // `found` as each shard numbers its atoms
-    std::string key;                        // `found`, as a key of `filtered`
-    std::unordered_map<std::string, std::vector<std::size_t>> filtered;
+    struct Passed {
+      std::vector<int> atoms;  // the `found` it was computed for
+      std::vector<std::size_t> entries;
+    };
+    std::unordered_map<std::uint64_t, Passed> filtered;  // by a hash of `found`
     std::vector<std::size_t> out;
   };
 
