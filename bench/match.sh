@@ -20,6 +20,8 @@ fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKBC_BENCH=ON >/dev/null
 cmake --build "$build" --target kbc match_bench >/dev/null
 
+source bench/machine.sh
+machine_start
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$root/entries" "$work/entries"  # never write into the measured knowledge base
@@ -40,3 +42,4 @@ median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
 size=$(stat -c %s "$work/big.log")
 awk -v s="$median" -v b="$size" \
   'BEGIN { printf "kbc match --bundle on the log (whole process, median of 3): %.3f s = %.1f MB/s\n", s, b / 1e6 / s }'
+machine_report

@@ -43,6 +43,8 @@ peak_kb() {
   fi
 }
 
+source bench/machine.sh
+machine_start
 entries=$(find "$root/entries" -name '*.yaml' | wc -l)
 echo "knowledge base: $root ($entries entries, $(du -sh "$root/entries" | cut -f1))"
 # A copy, so that kbc's parse cache (.kbc-cache/) is written there and not into $root.
@@ -124,6 +126,7 @@ TOML
 else
   echo "hugo: not installed (apt-get install hugo) - no comparison"
 fi
+machine_report
 echo
 echo "kbc lint findings per rule:"
 "$kbc" lint --root "$kb" | grep -oE '(error|warning): .*\[[a-z0-9-]+\]$' |
