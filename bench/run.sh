@@ -83,13 +83,16 @@ echo "kbc build, cache filled       median of $runs: $kbc_build s (bundle, recor
 kbc_edited=$(median edited "$kbc" build --keep-going --root "$kb" --out "$out/dist")
 echo "kbc build, one entry edited   median of $runs: $kbc_edited s (the same, after an edit: its rules and the cross-entry rules run again)"
 echo "kbc build, a signature edited median of $runs: $(median signature_edited "$kbc" build --keep-going --root "$kb" --out "$out/dist") s"
-# The phases say what the site adds to the bundle, the records and the Markdown pages.
-for cache in "no cache" "cache filled"; do
-  flag=$([ "$cache" = "no cache" ] && echo --no-cache || true)
-  echo "phases of one build, $cache (kbc build --timings: wall and CPU seconds):"
-  { "$kbc" build --keep-going --timings $flag --root "$kb" --out "$out/dist" 2>&1 >/dev/null || true; } |
+# The phases of one build (kbc build --timings: wall and CPU seconds); they say what the site
+# adds to the bundle, the records and the Markdown pages.
+phases() {
+  { "$kbc" build --keep-going --timings "$@" --root "$kb" --out "$out/dist" 2>&1 >/dev/null || true; } |
     sed -n '/^timings/,$p' | tail -n +3
-done
+}
+echo "phases of one build, no cache (wall and CPU seconds):"
+phases --no-cache
+echo "phases of one build, cache filled (wall and CPU seconds):"
+phases
 echo "peak memory lint:  $(peak_kb "$kbc" lint --no-cache --root "$kb") KB"
 echo "peak memory build: $(peak_kb "$kbc" build --keep-going --no-cache --root "$kb" --out "$out/dist") KB"
 echo "output files: $(find "$out/dist" -type f | wc -l) ($(find "$out/dist/site" -name '*.html' | wc -l) HTML pages in site/)"
