@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: lints and builds a knowledge base and prints the median of 5 runs of each (with
-# and without the parse cache, and the one-file lint a pre-commit hook runs), the peak memory,
-# the site's size, a comparison with Hugo when it is installed, and what kbc lint reports
-# (counts per rule).
+# and without the parse cache, and the one-file lint a pre-commit hook runs), the phases of a
+# build, the peak memory, the site's size, a comparison with Hugo when it is installed, the
+# machine and how busy it was (bench/machine.sh), and what kbc lint reports (counts per rule).
 # Usage: bench/run.sh [KB_ROOT]   (default: ../shared/corpus/deadends, else a generated one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
