@@ -169,6 +169,8 @@ const std::vector<Command>& all_commands() {
         {"--bundle", "FILE", "read the entries from a published bundle (kb.json) instead"},
         {"--top", "N", "show the N best entries (default: 5)"},
         {"--json", "", "print the hits as JSON, for tools"},
+        {"--all-lines", "",
+         "also match the lines of a log marked INFO, DEBUG or TRACE that name no error"},
         kNoCache,
         kTimings,
         kHelp},

@@ -1,4 +1,5 @@
-// `kbc match [--root DIR | --bundle kb.json] [--top N] [--json] [--no-cache] [TEXT | -]`
+// `kbc match [--root DIR | --bundle kb.json] [--top N] [--json] [--all-lines] [--no-cache]
+//            [TEXT | -]`
 //
 // Finds the entries that explain an error message (TEXT) or the errors in a log read from
 // standard input, ranked as match/rank.h says, and shows each with its best workaround and the
@@ -167,7 +168,7 @@ int run_match(const Arguments& arguments) {
     std::cerr << "kbc match: " << bad << (bad == 1 ? " entry has a regex" : " entries have regexes")
               << " that RE2 does not accept (kbc lint says which); they match by signature only\n";
   }
-  LogScan scan(matcher);
+  LogScan scan(matcher, {.all_lines = arguments.has("--all-lines")});
   if (arguments.positional.empty() || arguments.positional[0] == "-") {
     scan_stdin(scan);
   } else {

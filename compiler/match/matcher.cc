@@ -61,6 +61,17 @@ std::vector<std::string_view> split_at_lines(std::string_view text, std::size_t 
   return out;
 }
 
+// The number of lines of `text` that are not blank, counted up to `most`.
+std::size_t nonblank_lines(std::string_view text, std::size_t most) {
+  std::size_t count = 0;
+  while (!text.empty() && count < most) {
+    const std::size_t newline = text.find('\n');
+    count += is_blank(text.substr(0, newline)) ? 0 : 1;
+    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+  }
+  return count;
+}
+
 std::size_t count_lines(std::string_view text) {
   std::size_t lines = 0;
   const char* const end = text.data() + text.size();
@@ -190,6 +201,15 @@ Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
     fix_rate_.push_back(rate_permille(record.fix_success_rate));
   }
   index_ = std::make_unique<RegexIndex>(patterns);
+  bool any_low = false;
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    const std::string_view signature = trim(records_[i].signature);
+    const std::string_view first = trim(signature.substr(0, signature.find('\n')));
+    const bool low = declares_low_severity(first) && !looks_like_error(first);
+    any_low = any_low || low;
+    if (!low) patterns[2 * i] = patterns[2 * i + 1] = std::nullopt;
+  }
+  if (any_low) low_index_ = std::make_unique<RegexIndex>(patterns);
 }
 
 Matcher::~Matcher() = default;
@@ -213,14 +233,14 @@ bool Matcher::before(const Hit& a, const Hit& b) const {
 }
 
 void Matcher::scan_piece(std::string_view piece, std::size_t line_number, Best& best,
-                         RegexIndex::Scratch& scratch) const {
+                         const RegexIndex& index, RegexIndex::Scratch& scratch) const {
   const std::string_view line = trim(piece);
   if (line.empty()) return;
-  const std::vector<std::size_t>& candidates = index_->candidates(line, scratch);
+  const std::vector<std::size_t>& candidates = index.candidates(line, scratch);
   int error_line = -1;
   std::size_t line_code_points = 0;
   for (const std::size_t pattern : candidates) {
-    const RE2* regex = index_->regex(pattern);
+    const RE2* regex = index.regex(pattern);
     re2::StringPiece span;
     if (!regex ||
         !regex->Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED,
@@ -245,16 +265,22 @@ void Matcher::scan_piece(std::string_view piece, std::size_t line_number, Best& 
 }
 
 // Matches the complete lines of `text`, numbering them from `first_line`.
-void Matcher::scan_lines(std::string_view text, std::size_t first_line, Best& best,
-                         RegexIndex::Scratch& scratch) const {
+void Matcher::scan_lines(std::string_view text, std::size_t first_line, bool log, bool continued,
+                         Best& best, Scratch& scratch) const {
   std::size_t line_number = first_line;
-  while (!text.empty()) {
+  for (bool first = true; !text.empty(); first = false) {
     const std::size_t newline = text.find('\n');
     std::string_view line = text.substr(0, newline);
     text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+    if (log && !(first && continued) && line.size() <= kMaxLineBytes &&
+        declares_low_severity(trim(line)) && !looks_like_error(trim(line))) {
+      if (low_index_) scan_piece(line, line_number, best, *low_index_, scratch.low);
+      ++line_number;
+      continue;
+    }
     for (; line.size() > kMaxLineBytes; line.remove_prefix(kMaxLineBytes))
-      scan_piece(line.substr(0, kMaxLineBytes), line_number, best, scratch);
-    scan_piece(line, line_number, best, scratch);
+      scan_piece(line.substr(0, kMaxLineBytes), line_number, best, *index_, scratch.all);
+    scan_piece(line, line_number, best, *index_, scratch.all);
     ++line_number;
   }
 }
@@ -263,8 +289,8 @@ std::vector<Hit> Matcher::match_line(std::string_view line) const {
   Best best;
   RegexIndex::Scratch scratch;
   for (; line.size() > kMaxLineBytes; line.remove_prefix(kMaxLineBytes))
-    scan_piece(line.substr(0, kMaxLineBytes), 1, best, scratch);
-  scan_piece(line, 1, best, scratch);
+    scan_piece(line.substr(0, kMaxLineBytes), 1, best, *index_, scratch);
+  scan_piece(line, 1, best, *index_, scratch);
   std::vector<Hit> hits = best.ranked(*this, std::numeric_limits<std::size_t>::max());
   return hits;
 }
@@ -281,9 +307,9 @@ constexpr std::size_t kParallelMinBytes = 64 << 10;  // below this, one thread i
 
 }  // namespace
 
-LogScan::LogScan(const Matcher& matcher, std::size_t block_bytes)
+LogScan::LogScan(const Matcher& matcher, LogScanOptions options)
     : matcher_(matcher),
-      block_bytes_(std::max<std::size_t>(1, block_bytes)),
+      options_{options.all_lines, std::max<std::size_t>(1, options.block_bytes)},
       best_(std::make_unique<Matcher::Best>()),
       scratches_(std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16)) {}
 
@@ -292,7 +318,7 @@ LogScan::~LogScan() = default;
 void LogScan::feed(std::string_view block) {
   buffer_.append(block);
   // Only a new line end, or a line grown past kMaxLineBytes, gives something to match.
-  if (buffer_.size() >= block_bytes_ &&
+  if (buffer_.size() >= options_.block_bytes &&
       (block.find('\n') != std::string_view::npos || buffer_.size() > kMaxLineBytes))
     scan_buffered(false);
 }
@@ -304,9 +330,19 @@ std::vector<Hit> LogScan::finish(std::size_t top) {
 
 // Matches the complete lines in the buffer (with `all`, the rest too) and drops them. A partial
 // line longer than kMaxLineBytes is matched in whole pieces, so the buffer stays bounded.
+//
+// Whether the text is a log is known once two lines that are not blank have come. Until then,
+// a lone line short enough to be skipped as a log's waits in the buffer: it may be the whole
+// text, an error message to match as it is.
 void LogScan::scan_buffered(bool all) {
   std::string_view text(buffer_);
+  if (!log_) {
+    log_ = nonblank_ + nonblank_lines(text, 2) >= 2;
+    if (!log_ && !all && text.size() <= kMaxLineBytes) return;
+  }
+  const bool log = log_ && !options_.all_lines;
   const std::size_t complete = all ? text.size() : after_last_newline(text);
+  if (!log_) nonblank_ += nonblank_lines(text.substr(0, complete), 2);
   const std::vector<std::string_view> parts = split_at_lines(
       text.substr(0, complete), complete < kParallelMinBytes ? 1 : scratches_.size());
   std::vector<Matcher::Best> found(parts.size());
@@ -314,7 +350,7 @@ void LogScan::scan_buffered(bool all) {
       parts.size(),
       [&](std::size_t begin, std::size_t end, std::size_t worker) {
         for (std::size_t p = begin; p < end; ++p)
-          matcher_.scan_lines(parts[p], 1, found[p], scratches_[worker]);
+          matcher_.scan_lines(parts[p], 1, log, p == 0 && open_line_, found[p], scratches_[worker]);
       },
       1);
   for (std::size_t p = 0; p < parts.size(); ++p) {
@@ -332,7 +368,8 @@ void LogScan::scan_buffered(bool all) {
   if (!all && buffer_.size() - complete > kMaxLineBytes) {  // a long line still going on
     const std::size_t pieces = (buffer_.size() - complete) / kMaxLineBytes * kMaxLineBytes;
     Matcher::Best long_line;
-    matcher_.scan_lines(text.substr(complete, pieces), lines_ + 1, long_line, scratches_[0]);
+    matcher_.scan_lines(text.substr(complete, pieces), lines_ + 1, log, true, long_line,
+                        scratches_[0]);
     best_->merge(matcher_, std::move(long_line));
     consumed += pieces;
     open_line_ = true;

@@ -13,6 +13,14 @@
 // earlier line on a tie) and counts the lines it matched; entries are then ordered by their
 // best hit. The order is total and does not depend on how the text was split into blocks or
 // threads.
+//
+// In a log (a text of two or more lines that are not blank), a line that declares a severity
+// below an error (declares_low_severity: INFO, DEBUG or TRACE near its start) and has no error
+// word (looks_like_error) is not an error line: it is matched only against the entries whose
+// own signature is such a line ("INFO: pip is looking at multiple versions..."). Most lines of a
+// real log are of this kind, and they would otherwise surface entries on words such as "idle"
+// or "503" in ordinary traffic. A line longer than kMaxLineBytes is always matched, as is a text
+// of one line (an error message). LogScanOptions::all_lines matches every line.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -102,10 +110,16 @@ class Matcher {
  private:
   friend class LogScan;
   struct Best;
+  struct Scratch {
+    RegexIndex::Scratch all;
+    RegexIndex::Scratch low;  // for low_index_
+  };
   void scan_piece(std::string_view line, std::size_t line_number, Best& best,
-                  RegexIndex::Scratch& scratch) const;
-  void scan_lines(std::string_view text, std::size_t first_line, Best& best,
-                  RegexIndex::Scratch& scratch) const;
+                  const RegexIndex& index, RegexIndex::Scratch& scratch) const;
+  // With `log`, lines that declare a low severity are matched against low_index_ only;
+  // `continued`: the first line of `text` is the rest of a longer one, matched in full.
+  void scan_lines(std::string_view text, std::size_t first_line, bool log, bool continued,
+                  Best& best, Scratch& scratch) const;
 
   std::vector<MatchRecord> records_;
   MatchOptions options_;
@@ -113,14 +127,21 @@ class Matcher {
   std::vector<int> signature_specificity_;
   std::vector<int> fix_rate_;
   std::unique_ptr<RegexIndex> index_;  // pattern 2i: record i's regex; 2i+1: its signature
+  // The same patterns, only of the records whose signature declares a low severity (and has
+  // no error word); nullptr when there are none.
+  std::unique_ptr<RegexIndex> low_index_;
+};
+
+struct LogScanOptions {
+  bool all_lines = false;  // also match the lines of a log that declare a low severity
+  std::size_t block_bytes = kLogBlockBytes;  // match once this much is buffered (and at the end)
 };
 
 // Matches a text given in blocks, such as a log read from a pipe, with bounded memory: complete
 // lines are matched as they arrive, on every core once enough of them are buffered.
 class LogScan {
  public:
-  // Lines are matched once `block_bytes` are buffered (and at the end).
-  explicit LogScan(const Matcher& matcher, std::size_t block_bytes = kLogBlockBytes);
+  explicit LogScan(const Matcher& matcher, LogScanOptions options = {});
   ~LogScan();
 
   void feed(std::string_view block);  // any split: a line may continue in the next block
@@ -132,12 +153,14 @@ class LogScan {
   void scan_buffered(bool all);
 
   const Matcher& matcher_;
-  const std::size_t block_bytes_;
+  const LogScanOptions options_;
   std::string buffer_;
-  std::size_t lines_ = 0;   // newlines matched
-  bool open_line_ = false;  // a line without its newline yet was partly matched (in pieces)
+  std::size_t lines_ = 0;     // newlines matched
+  bool open_line_ = false;    // a line without its newline yet was partly matched (in pieces)
+  std::size_t nonblank_ = 0;  // lines not blank among those matched, counted until `log_`
+  bool log_ = false;          // the text has two lines or more that are not blank
   std::unique_ptr<Matcher::Best> best_;
-  std::vector<RegexIndex::Scratch> scratches_;  // one per worker thread, kept from block to block
+  std::vector<Matcher::Scratch> scratches_;  // one per worker thread, kept from block to block
 };
 
 // A hit for tools: id, signature, line, match, rank, the best workaround and the dead ends.

@@ -160,6 +160,22 @@ bool looks_like_error(std::string_view line) {
   return RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), error_words());
 }
 
+bool declares_low_severity(std::string_view line) {
+  const std::string_view head = line.substr(0, kSeverityBytes);
+  const auto word_char = [](char c) {
+    return is_digit(c) || c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+  };
+  for (const std::string_view level : {"INFO", "DEBUG", "TRACE"}) {
+    for (std::size_t at = head.find(level); at != std::string_view::npos;
+         at = head.find(level, at + 1)) {
+      const std::size_t end = at + level.size();
+      if ((at == 0 || !word_char(line[at - 1])) && (end == line.size() || !word_char(line[end])))
+        return true;
+    }
+  }
+  return false;
+}
+
 int regex_specificity(std::string_view p) {
   std::vector<Group> groups(1);
   std::size_t i = 0;

@@ -50,6 +50,14 @@ int rate_permille(double rate);
 // ("error", "exception", "fatal", "fail", "traceback", ...).
 bool looks_like_error(std::string_view line);
 
+// How far into a line its severity is looked for: past a timestamp, a thread and a logger name.
+constexpr std::size_t kSeverityBytes = 64;
+
+// True when the line declares a severity below an error: one of the words INFO, DEBUG or TRACE,
+// in capitals and as a whole word, within its first kSeverityBytes bytes ("2024-06-01 12:00:00
+// INFO [main] ready", "DEBUG:root:cache hit").
+bool declares_low_severity(std::string_view line);
+
 // The number of literal code points any match of an RE2 pattern must contain. It is read from
 // the pattern's text, as RE2 does not expose its parse tree: a literal character counts 1, and
 // so does an escaped one (`\.`, `\n`, `\x41`); `\Q...\E` counts its text; classes (`[...]`,

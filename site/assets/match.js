@@ -11,13 +11,16 @@
 // and trailing ASCII white space, is matched by every entry's regex and by its signature as
 // literal text ignoring case; the leftmost match counts, and an empty one is no hit. A hit ranks
 // by [error_line, coverage, specificity, signature, fix_rate], larger first, then by id; an
-// entry keeps its best hit, the earlier line on a tie.
+// entry keeps its best hit, the earlier line on a tie. In a log (two lines or more that are not
+// blank), a line of at most 16 KiB that declares a low severity and has no error word is
+// matched only by the entries whose signature is such a line.
 (function () {
   'use strict';
 
   var MAX_SHOWN = 10;
   var MAX_LINE_BYTES = 16 * 1024;  // kMaxLineBytes
   var SHOWN_CODE_POINTS = 160;     // a longer line is cut around the match, as kbc match does
+  var SEVERITY_BYTES = 64;         // kSeverityBytes
 
   // kErrorWords of compiler/match/rank.cc, in the same order.
   var ERROR_WORDS = [
@@ -59,6 +62,31 @@
 
   function isHigh(c) { return c >= 0xd800 && c <= 0xdbff; }
   function isLow(c) { return c >= 0xdc00 && c <= 0xdfff; }
+
+  function isWordChar(c) { return /[A-Za-z0-9_]/.test(c); }
+
+  // declares_low_severity of rank.h: INFO, DEBUG or TRACE, in capitals and as a whole word,
+  // within the first 64 bytes of the line's UTF-8.
+  function declaresLowSeverity(line) {
+    var head = 0;  // UTF-16 units of the whole characters in the first SEVERITY_BYTES bytes
+    for (var bytes = 0; head < line.length; head++) {
+      var c = line.charCodeAt(head);
+      var pair = isHigh(c) && isLow(line.charCodeAt(head + 1));
+      bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+      if (bytes > SEVERITY_BYTES) break;
+      if (pair) head++;
+    }
+    var levels = /INFO|DEBUG|TRACE/g;
+    for (var m; (m = levels.exec(line)) && m.index + m[0].length <= head;) {
+      var end = m.index + m[0].length;
+      if (!isWordChar(line.charAt(m.index - 1)) && !isWordChar(line.charAt(end))) return true;
+    }
+    return false;
+  }
+
+  function isLowLine(line) {
+    return declaresLowSeverity(line) && !errorWords.test(line);
+  }
 
   // Code points from UTF-16 index `begin` to `end`: what rank.h counts.
   function codePoints(text, begin, end) {
@@ -113,6 +141,7 @@
         regexSpecificity: e[5] | 0, signatureSpecificity: e[6] | 0, fixRate: e[7] | 0,
         needs: Array.isArray(e[8]) && e[8].length ? e[8].map(String) : null,
         signatureNeeds: null,
+        low: isLowLine(trimAscii(signature.split('\n')[0])),  // matched on a log's low lines too
       };
       if (typeof e[3] === 'string') {
         try {
@@ -148,8 +177,9 @@
   }
 
   // The hits of one trimmed, non-empty piece of a line, in entry order: [entry, rank, by
-  // signature, begin, end] (UTF-16 indexes of the match).
-  function matchPiece(entries, line) {
+  // signature, begin, end] (UTF-16 indexes of the match); with `lowOnly`, of the entries whose
+  // signature declares a low severity only.
+  function matchPiece(entries, line, lowOnly) {
     var hits = [];
     var errorLine = -1;
     var lineCodePoints = 0;
@@ -159,6 +189,7 @@
     var lower = line.toLowerCase();
     for (var k = 0; k < entries.length; k++) {
       var entry = entries[k];
+      if (lowOnly && !entry.low) continue;
       for (var bySignature = 0; bySignature < 2; bySignature++) {
         var regex = bySignature ? entry.signatureRegex : entry.regex;
         if (!regex || !holdsOne(lower, bySignature ? entry.signatureNeeds : entry.needs)) continue;
@@ -181,16 +212,19 @@
   function match(data, text) {
     var entries = prepare(data);
     var best = new Map();
-    var seen = new Map();  // piece -> its hits: lines of a log repeat
+    var seen = [new Map(), new Map()];  // piece -> its hits, [low line?]: lines of a log repeat
     var lines = String(text).split('\n');
     if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    var log = lines.filter(function (raw) { return trimAscii(raw) !== ''; }).length >= 2;
     lines.forEach(function (raw, index) {
       var number = index + 1;
-      pieces(raw).forEach(function (piece) {
+      var parts = pieces(raw);
+      var low = log && parts.length === 1 && isLowLine(trimAscii(raw)) ? 1 : 0;
+      parts.forEach(function (piece) {
         var line = trimAscii(piece);
         if (!line) return;
-        var hits = seen.get(line);
-        if (!hits) seen.set(line, hits = matchPiece(entries, line));
+        var hits = seen[low].get(line);
+        if (!hits) seen[low].set(line, hits = matchPiece(entries, line, low === 1));
         hits.forEach(function (h) {
           var entry = entries[h[0]];
           var hit = {id: entry.id, rank: h[1], line: number, text: line, bySignature: h[2] === 1,

@@ -43,6 +43,25 @@ TEST_CASE("kbc match reads a log on standard input and names the line") {
   }
 }
 
+TEST_CASE("kbc match skips a log's INFO lines that name no error unless --all-lines") {
+  TempKb kb;
+  // The entry's message, logged at INFO by a wrapper that names no error.
+  write(kb.root / "ci.log",
+        "2024-06-01 12:00:00 INFO [runner] step 1 ok\n"
+        "2024-06-01 12:00:01 INFO [runner] CUDNN_STATUS_BAD_PARAM when calling "
+        "cudnnBatchNormalizationForwardTraining\n");
+  const std::string log = " < " + (kb.root / "ci.log").string();
+  const Run skipped = kbc("match " + kb.arg() + log, false);
+  CHECK(skipped.status == 1);
+  INFO(skipped.output);
+  CHECK(skipped.output.starts_with("no entry matches (2 lines, "));
+  const Run all = kbc("match --all-lines " + kb.arg() + log);
+  CHECK(all.status == 0);
+  INFO(all.output);
+  CHECK(all.output.starts_with("1. cuda/cudnn-bn-epsilon-too-small"));
+  CHECK(all.output.find("   line 2     ") != std::string::npos);
+}
+
 TEST_CASE("kbc match --json: stable keys for tools, the same from the root and the bundle") {
   TempKb kb;
   REQUIRE(kbc("build " + kb.arg()).status == 0);

@@ -169,8 +169,8 @@ TEST_CASE("an empty match is no hit") {
 TEST_CASE("in a log, each entry keeps its best line, and error lines come first") {
   const Matcher matcher({record("a/connection", "connection"), record("b/pool", "pool.*")});
   const std::string log =
-      "INFO pool ready: 8 connections\n"
-      "INFO connection established to db\n"
+      "WARN pool ready: 8 connections\n"
+      "WARN connection established to db\n"
       "\n"
       "ERROR connection refused by db\n";
   const std::vector<Hit> hits = matcher.match_text(log, 10);
@@ -180,6 +180,51 @@ TEST_CASE("in a log, each entry keeps its best line, and error lines come first"
   CHECK(hits[1].line_number == 1);
   CHECK(hits[1].rank.error_line == 0);
   CHECK(matcher.match_text(log, 1).size() == 1);
+}
+
+TEST_CASE(
+    "a line declares a low severity by INFO DEBUG or TRACE as a capital word near its start") {
+  CHECK(declares_low_severity("2024-06-01 12:00:00.123 INFO  [main] ready"));
+  CHECK(declares_low_severity("DEBUG:root:cache hit"));
+  CHECK(declares_low_severity("[TRACE] enter f()"));
+  CHECK(declares_low_severity("INFO"));
+  CHECK_FALSE(declares_low_severity("info: ready"));  // capitals only
+  CHECK_FALSE(declares_low_severity("INFORMATION: ready"));
+  CHECK_FALSE(declares_low_severity("XINFO ready"));
+  CHECK_FALSE(declares_low_severity("WARN pool at 90%"));
+  CHECK_FALSE(declares_low_severity("ERROR [main] bad INFO_BLOCK"));
+  CHECK_FALSE(declares_low_severity(std::string(kSeverityBytes - 3, '.') + "INFO"));
+  CHECK(declares_low_severity(std::string(kSeverityBytes - 4, '.') + "INFO"));
+}
+
+TEST_CASE("in a log the INFO DEBUG and TRACE lines without an error word match only such entries") {
+  const Matcher matcher({record("a/idle", "(?i)idle"),
+                         record("b/pip", "pip is looking", 0.5, "INFO: pip is looking at it")});
+  const std::string log =
+      "2024-06-01 INFO [pool] 3 idle connections\n"  // skipped
+      "DEBUG pip is looking at it\n"                 // b/pip's signature declares INFO too
+      "TRACE idle timeout reached\n";                // "timeout": an error word
+  std::vector<Hit> hits = matcher.match_text(log, 10);
+  REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/idle", "b/pip"});
+  CHECK(hits[0].line_number == 3);  // an error line first
+  CHECK(hits[0].lines == 1);
+  CHECK(hits[1].line_number == 2);
+
+  LogScan all(matcher, {.all_lines = true});
+  all.feed(log);
+  hits = all.finish(10);
+  REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/idle", "b/pip"});
+  CHECK(hits[0].line_number == 3);
+  CHECK(hits[0].lines == 2);  // the INFO line too
+
+  // One line is an error message, matched in full; blank lines do not make it a log.
+  for (const char* text : {"INFO [pool] 3 idle connections", "\n INFO [pool] 3 idle\n\n"}) {
+    INFO(text);
+    CHECK(ids(matcher, matcher.match_text(text, 10)) == std::vector<std::string>{"a/idle"});
+  }
+  // Without an entry like b/pip, such lines are not matched at all.
+  const Matcher idle_only({record("a/idle", "(?i)idle")});
+  CHECK(idle_only.match_text("INFO 3 idle\nDEBUG 4 idle\n", 10).empty());
 }
 
 TEST_CASE("a log gives the same hits however it is split into blocks") {
@@ -193,6 +238,7 @@ TEST_CASE("a log gives the same hits however it is split into blocks") {
     if (i % 700 == 3) log += "ERROR: connection refused (attempt " + std::to_string(i) + ")\n";
     if (i == 2500) log += "RuntimeError: CUDA out of memory\n";
     if (i == 1000) log += std::string(kMaxLineBytes * 2 + 10, 'x') + " Permission denied\n";
+    if (i == 1500) log += std::string(kMaxLineBytes + 5, 'y') + " INFO out of memory\n";
   }
   log += "permission denied, no newline at the end";
   const std::vector<Hit> whole = matcher.match_text(log, 10);
@@ -200,7 +246,7 @@ TEST_CASE("a log gives the same hits however it is split into blocks") {
   // to cut the long line into pieces before its end arrives, large enough to use every core.
   const std::pair<std::size_t, std::size_t> splits[] = {{1, 100}, {7, 100}, {4096, 70000}};
   for (const auto& [feed, buffered] : splits) {
-    LogScan scan(matcher, buffered);
+    LogScan scan(matcher, {.block_bytes = buffered});
     for (std::size_t at = 0; at < log.size(); at += feed)
       scan.feed(std::string_view(log).substr(at, feed));
     const std::vector<Hit> split = scan.finish(10);
@@ -212,13 +258,14 @@ TEST_CASE("a log gives the same hits however it is split into blocks") {
       CHECK(split[i].lines == whole[i].lines);
       CHECK(split[i].rank == whole[i].rank);
     }
-    CHECK(scan.lines() == 3000 + 5 + 1 + 1 + 1);
+    CHECK(scan.lines() == 3000 + 5 + 1 + 1 + 1 + 1);
   }
   REQUIRE(ids(matcher, whole) == std::vector<std::string>{"c/denied", "b/refused", "a/oom"});
   CHECK(whole[0].line_number == 1004);  // the long line, found in its last piece
   CHECK(whole[0].lines == 2);
   CHECK(whole[1].lines == 5);
-  CHECK(whole[2].line_number == 2507);
+  CHECK(whole[2].line_number == 2508);
+  CHECK(whole[2].lines == 2);  // the long line's rest is no INFO line of its own
 }
 
 TEST_CASE("match records come from entries and published records alike") {
