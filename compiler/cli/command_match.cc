@@ -115,14 +115,19 @@ void print_hit(const Matcher& matcher, const Hit& hit, std::size_t position) {
   }
 }
 
-void print_text(const Matcher& matcher, const std::vector<Hit>& hits, std::size_t lines) {
+void print_text(const Matcher& matcher, const std::vector<Hit>& hits, const LogScan& scan) {
   for (std::size_t i = 0; i < hits.size(); ++i) {
     if (i > 0) std::cout << "\n";
     print_hit(matcher, hits[i], i + 1);
   }
-  if (hits.empty()) {
-    std::cout << "no entry matches (" << lines << (lines == 1 ? " line, " : " lines, ")
-              << matcher.records().size() << " entries)\n";
+  if (!hits.empty()) return;
+  const std::size_t lines = scan.lines();
+  std::cout << "no entry matches (" << lines << (lines == 1 ? " line, " : " lines, ")
+            << matcher.records().size() << " entries)\n";
+  if (const std::size_t low = scan.low_lines(); low > 0) {
+    std::cout << low << (low == 1 ? " line" : " lines")
+              << " marked INFO, DEBUG or TRACE without an error word met only the entries of such "
+                 "lines; --all-lines matches every line\n";
   }
 }
 
@@ -186,7 +191,7 @@ int run_match(const Arguments& arguments) {
   if (arguments.has("--json")) {
     print_json(matcher, hits, scan.lines());
   } else {
-    print_text(matcher, hits, scan.lines());
+    print_text(matcher, hits, scan);
   }
   return hits.empty() ? 1 : 0;
 }

@@ -141,6 +141,7 @@ struct Matcher::Best {
     std::size_t last_line = 0;
   };
   std::map<std::size_t, Slot> slots;
+  std::size_t low_lines = 0;  // lines of a log matched only against low_index_
 
   // `hit` comes without its line, which is copied only when the hit is kept.
   void offer(const Matcher& matcher, Hit&& hit, std::string_view line) {
@@ -163,6 +164,7 @@ struct Matcher::Best {
 
   // Takes in the hits of later lines (their line numbers already shifted).
   void merge(const Matcher& matcher, Best&& later) {
+    low_lines += later.low_lines;
     for (auto& [record, slot] : later.slots) {
       auto [it, added] = slots.try_emplace(record, slot);
       if (added) continue;
@@ -275,6 +277,7 @@ void Matcher::scan_lines(std::string_view text, std::size_t first_line, bool log
     if (log && !(first && continued) && line.size() <= kMaxLineBytes &&
         declares_low_severity(trim(line)) && !looks_like_error(trim(line))) {
       if (low_index_) scan_piece(line, line_number, best, *low_index_, scratch.low);
+      ++best.low_lines;
       ++line_number;
       continue;
     }
@@ -322,6 +325,8 @@ void LogScan::feed(std::string_view block) {
       (block.find('\n') != std::string_view::npos || buffer_.size() > kMaxLineBytes))
     scan_buffered(false);
 }
+
+std::size_t LogScan::low_lines() const { return best_->low_lines; }
 
 std::vector<Hit> LogScan::finish(std::size_t top) {
   scan_buffered(true);

@@ -148,6 +148,8 @@ class LogScan {
   // Matches what is left and returns the best hit of each entry, best first, at most `top`.
   std::vector<Hit> finish(std::size_t top);
   std::size_t lines() const { return lines_; }  // lines seen so far
+  // Lines that declare a low severity, matched only against the entries of such lines so far.
+  std::size_t low_lines() const;
 
  private:
   void scan_buffered(bool all);

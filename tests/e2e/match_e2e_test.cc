@@ -55,6 +55,9 @@ TEST_CASE("kbc match skips a log's INFO lines that name no error unless --all-li
   CHECK(skipped.status == 1);
   INFO(skipped.output);
   CHECK(skipped.output.starts_with("no entry matches (2 lines, "));
+  CHECK(skipped.output.ends_with(
+      " entries)\n2 lines marked INFO, DEBUG or TRACE without an error word met only the entries "
+      "of such lines; --all-lines matches every line\n"));
   const Run all = kbc("match --all-lines " + kb.arg() + log);
   CHECK(all.status == 0);
   INFO(all.output);

@@ -210,9 +210,15 @@ TEST_CASE("in a log the INFO DEBUG and TRACE lines without an error word match o
   CHECK(hits[0].lines == 1);
   CHECK(hits[1].line_number == 2);
 
+  LogScan scan(matcher);
+  scan.feed(log);
+  CHECK(scan.finish(10).size() == 2);
+  CHECK(scan.low_lines() == 2);  // the first two
+
   LogScan all(matcher, {.all_lines = true});
   all.feed(log);
   hits = all.finish(10);
+  CHECK(all.low_lines() == 0);
   REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/idle", "b/pip"});
   CHECK(hits[0].line_number == 3);
   CHECK(hits[0].lines == 2);  // the INFO line too
