@@ -11,6 +11,11 @@ namespace {
 // 2^18 bits (32 KB, the size of a core's L1 cache): ~10,000 anchors set 4% of them.
 constexpr int kFilterBits = 18;
 constexpr std::size_t kLongBytes = 4;  // the anchor of an atom of kLongBytes or more
+// Up to this many pairs of bytes that begin an anchor (of 65,536), testing the pair first saves
+// time; with more, text passes the test too often for the branch to pay (measured: no gain for
+// the 10,000 atoms of a large knowledge base, twice as fast for the few atoms of the entries
+// whose signature is an INFO line).
+constexpr std::size_t kSparsePairs = 256;
 
 std::uint64_t byte_at(const char* bytes, int i) {
   return static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i])) << 8 * i;
@@ -56,7 +61,9 @@ std::uint32_t hash(std::uint64_t key, int bits) {
 }  // namespace
 
 AtomFinder::AtomFinder(const std::vector<std::string_view>& atoms)
-    : atoms_(atoms.begin(), atoms.end()), filter_((std::size_t{1} << kFilterBits) / 64) {
+    : atoms_(atoms.begin(), atoms.end()),
+      filter_((std::size_t{1} << kFilterBits) / 64),
+      pairs_((std::size_t{1} << 16) / 64) {
   choose_anchors();
   build_table();
 }
@@ -105,8 +112,13 @@ void AtomFinder::build_table() {
     slots_[at] = {anchors_[i].key, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(end)};
     const std::uint32_t bit = hash(anchors_[i].key, kFilterBits);
     filter_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+    const std::uint32_t pair = anchors_[i].key & 0xFFFF;  // the key's first two bytes
+    pairs_[pair / 64] |= std::uint64_t{1} << (pair % 64);
     i = end;
   }
+  std::size_t pairs = 0;
+  for (const std::uint64_t word : pairs_) pairs += static_cast<std::size_t>(std::popcount(word));
+  sparse_pairs_ = pairs <= kSparsePairs;
 }
 
 bool AtomFinder::may_have(std::uint64_t key) const {
@@ -146,6 +158,9 @@ void AtomFinder::find(std::string_view text, std::vector<int>& found) const {
   if (anchors_.empty() || text.size() < kMinAtomBytes) return;
   std::size_t at = 0;
   for (; at + kLongBytes <= text.size(); ++at) {
+    const auto pair =
+        static_cast<std::uint32_t>(byte_at(text.data() + at, 0) | byte_at(text.data() + at, 1));
+    if (sparse_pairs_ && !(pairs_[pair / 64] >> (pair % 64) & 1)) continue;
     const std::uint64_t key = window_key(text.data() + at);
     if (may_have(key)) find_at(key, text, at, found);
     if (may_have(short_key(key))) find_at(short_key(key), text, at, found);

@@ -8,7 +8,9 @@
 // the bitmap reject most windows of real text is the choice of anchor: the window that occurs
 // least often in all the strings, whose words (error messages, signatures) are those of the
 // texts searched. Three-byte windows of English and log text are few, and ten thousand strings
-// would cover most of them; their rarest four-byte windows are rare in text too.
+// would cover most of them; their rarest four-byte windows are rare in text too. When the
+// strings are few, a table of the pairs of bytes that begin an anchor, read without hashing,
+// first passes over nearly every position.
 //
 // An RE2::Set of the same strings gives the same answer, but the DFA of ten thousand strings is
 // large: it is built lazily, text by text, and even once built it costs more per log line in
@@ -63,6 +65,8 @@ class AtomFinder {
   std::vector<Slot> slots_;      // 2^slot_bits_ of them
   int slot_bits_ = 0;
   std::vector<std::uint64_t> filter_;  // bit hash(key): some anchor may have this key
+  std::vector<std::uint64_t> pairs_;   // bit (b0 | b1 << 8): some anchor begins with b0 b1
+  bool sparse_pairs_ = false;          // few pairs: pairs_ is tested before filter_
 };
 
 }  // namespace kbc

@@ -32,9 +32,10 @@ std::vector<int> found_by_find(const std::vector<std::string>& atoms, std::strin
 }
 
 // A string of `length` letters from a small alphabet, so that atoms share windows and overlap.
-std::string random_text(std::mt19937& random, std::size_t length) {
+std::string random_text(std::mt19937& random, std::size_t length,
+                        std::string_view alphabet = "abc d") {
   std::string out;
-  for (std::size_t i = 0; i < length; ++i) out += "abc d"[random() % 5];
+  for (std::size_t i = 0; i < length; ++i) out += alphabet[random() % alphabet.size()];
   return out;
 }
 
@@ -42,16 +43,21 @@ std::string random_text(std::mt19937& random, std::size_t length) {
 
 TEST_CASE("AtomFinder finds exactly the atoms that std::string::find finds") {
   std::mt19937 random(7);
-  for (int round = 0; round < 50; ++round) {
-    std::vector<std::string> atoms;
-    for (int i = 0; i < 40; ++i) atoms.push_back(random_text(random, 3 + random() % 12));
-    atoms.push_back(atoms.front());  // the same text twice: both are reported
-    const std::vector<std::string_view> views(atoms.begin(), atoms.end());
-    const AtomFinder finder(views);
-    for (int t = 0; t < 40; ++t) {
-      const std::string text = random_text(random, random() % 60);
-      INFO("round " << round << ", text '" << text << "'");
-      CHECK(found_by(finder, text) == found_by_find(atoms, text));
+  // Few pairs of bytes begin the atoms (the table of pairs is tested first), then many.
+  for (const auto& [count, alphabet] :
+       {std::pair<int, std::string_view>{40, "abc d"}, {1500, "abcdefghijklmnopqrstuvwxyz "}}) {
+    for (int round = 0; round < 50; ++round) {
+      std::vector<std::string> atoms;
+      for (int i = 0; i < count; ++i)
+        atoms.push_back(random_text(random, 3 + random() % 12, alphabet));
+      atoms.push_back(atoms.front());  // the same text twice: both are reported
+      const std::vector<std::string_view> views(atoms.begin(), atoms.end());
+      const AtomFinder finder(views);
+      for (int t = 0; t < 40; ++t) {
+        const std::string text = random_text(random, random() % 60, alphabet);
+        INFO(count << " atoms, round " << round << ", text '" << text << "'");
+        CHECK(found_by(finder, text) == found_by_find(atoms, text));
+      }
     }
   }
 }
