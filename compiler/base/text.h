@@ -27,6 +27,10 @@ std::string ascii_lower(std::string_view text);
 // True when every byte of `text` is ASCII.
 bool is_ascii(std::string_view text);
 
+// An ASCII letter or digit; with '_', a character of a word as regexes' \w and \b read it.
+bool is_ascii_alnum(char c);
+bool is_word_character(char c);
+
 // Byte offset of the first byte that is not part of valid UTF-8, if any.
 std::optional<std::size_t> find_invalid_utf8(std::string_view text);
 

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/text.h"
+
 namespace kbc {
 namespace {
 
@@ -224,12 +226,6 @@ std::string joined(const std::vector<std::string>& items) {
 bool is_perl_class(char c) { return std::string_view("dDsSwW").find(c) != std::string_view::npos; }
 
 bool is_octal(char c) { return c >= '0' && c <= '7'; }
-
-bool is_ascii_alnum(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-}
-
-bool is_word_character(char c) { return is_ascii_alnum(c) || c == '_'; }
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';

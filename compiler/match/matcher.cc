@@ -72,6 +72,12 @@ std::size_t nonblank_lines(std::string_view text, std::size_t most) {
   return count;
 }
 
+// A line of a log that is matched only against the entries of such lines (see matcher.h).
+bool low_severity_line(std::string_view line) {
+  line = trim(line);
+  return declares_low_severity(line) && !looks_like_error(line);
+}
+
 std::size_t count_lines(std::string_view text) {
   std::size_t lines = 0;
   const char* const end = text.data() + text.size();
@@ -206,8 +212,7 @@ Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
   bool any_low = false;
   for (std::size_t i = 0; i < records_.size(); ++i) {
     const std::string_view signature = trim(records_[i].signature);
-    const std::string_view first = trim(signature.substr(0, signature.find('\n')));
-    const bool low = declares_low_severity(first) && !looks_like_error(first);
+    const bool low = low_severity_line(signature.substr(0, signature.find('\n')));
     any_low = any_low || low;
     if (!low) patterns[2 * i] = patterns[2 * i + 1] = std::nullopt;
   }
@@ -274,8 +279,7 @@ void Matcher::scan_lines(std::string_view text, std::size_t first_line, bool log
     const std::size_t newline = text.find('\n');
     std::string_view line = text.substr(0, newline);
     text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
-    if (log && !(first && continued) && line.size() <= kMaxLineBytes &&
-        declares_low_severity(trim(line)) && !looks_like_error(trim(line))) {
+    if (log && !(first && continued) && line.size() <= kMaxLineBytes && low_severity_line(line)) {
       if (low_index_) scan_piece(line, line_number, best, *low_index_, scratch.low);
       ++best.low_lines;
       ++line_number;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/text.h"
+
 namespace kbc {
 namespace {
 
@@ -162,14 +164,12 @@ bool looks_like_error(std::string_view line) {
 
 bool declares_low_severity(std::string_view line) {
   const std::string_view head = line.substr(0, kSeverityBytes);
-  const auto word_char = [](char c) {
-    return is_digit(c) || c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-  };
   for (const std::string_view level : {"INFO", "DEBUG", "TRACE"}) {
     for (std::size_t at = head.find(level); at != std::string_view::npos;
          at = head.find(level, at + 1)) {
       const std::size_t end = at + level.size();
-      if ((at == 0 || !word_char(line[at - 1])) && (end == line.size() || !word_char(line[end])))
+      if ((at == 0 || !is_word_character(line[at - 1])) &&
+          (end == line.size() || !is_word_character(line[end])))
         return true;
     }
   }
