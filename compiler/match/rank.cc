@@ -1,7 +1,5 @@
 #include "match/rank.h"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -9,6 +7,8 @@
 #include <vector>
 
 #include "base/text.h"
+#include "match/atom_finder.h"
+#include "match/regex_index.h"
 
 namespace kbc {
 namespace {
@@ -23,16 +23,14 @@ constexpr std::string_view kErrorWords[] = {
     "critical",  "errno",     "exceeded", "overflow", "violation",
     "unexpected"};
 
-const RE2& error_words() {
-  static const RE2 regex = [] {
-    std::string pattern = "(?i)";
-    for (std::string_view word : kErrorWords) {
-      if (pattern.size() > 4) pattern += '|';
-      pattern += RE2::QuoteMeta(word);
-    }
-    return pattern;
-  }();
-  return regex;
+// The error words in a line as fold_for_atoms folds it: this finds what `(?i)error|...` finds,
+// since RE2 folds nothing but ASCII letters, ſ and K to the ASCII letters of these words. It is
+// faster than that regex (a log's every INFO line is searched) and shared by threads without a
+// lock.
+const AtomFinder& error_words() {
+  static const AtomFinder finder(
+      std::vector<std::string_view>(std::begin(kErrorWords), std::end(kErrorWords)));
+  return finder;
 }
 
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
@@ -159,7 +157,12 @@ int rate_permille(double rate) {
 }
 
 bool looks_like_error(std::string_view line) {
-  return RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), error_words());
+  thread_local std::string folded;
+  thread_local std::vector<int> found;
+  fold_for_atoms(line, folded);
+  found.clear();
+  error_words().find(folded, found);
+  return !found.empty();
 }
 
 bool declares_low_severity(std::string_view line) {

@@ -46,8 +46,8 @@ int coverage_permille(std::size_t matched, std::size_t line);
 // A rate in [0, 1] as a whole number of per-mille, rounded half up; 0 for NaN.
 int rate_permille(double rate);
 
-// True when the line contains, ignoring ASCII case, one of the words of kErrorWords in rank.cc
-// ("error", "exception", "fatal", "fail", "traceback", ...).
+// True when the line contains, ignoring case as RE2's (?i) does, one of the words of kErrorWords
+// in rank.cc ("error", "exception", "fatal", "fail", "traceback", ...).
 bool looks_like_error(std::string_view line);
 
 // How far into a line its severity is looked for: past a timestamp, a thread and a logger name.

@@ -106,6 +106,18 @@ TEST_CASE("a line looks like an error when it holds one of the error words, in a
   CHECK(looks_like_error("Permission denied"));
   CHECK_FALSE(looks_like_error("INFO worker-3 processed batch 12 in 35 ms"));
   CHECK_FALSE(looks_like_error(""));
+  // At either end of a short text, with a space or an apostrophe inside the word.
+  CHECK(looks_like_error("fail"));
+  CHECK(looks_like_error("ERRNO"));
+  CHECK(looks_like_error("x: No Such file"));
+  CHECK(looks_like_error("Can't open"));
+  CHECK_FALSE(looks_like_error("fai"));
+  CHECK_FALSE(looks_like_error("can not, no-such"));
+  // As RE2's (?i) folds: the long s and the Kelvin sign are s and k; bytes beyond UTF-8 pass.
+  CHECK(looks_like_error("\u017Fegfault"));
+  CHECK(looks_like_error("\u212Ailled by the OOM killer"));
+  CHECK(looks_like_error("\xff\xfe error \xc3"));
+  CHECK_FALSE(looks_like_error("\u00E9rror, \u00C9RROR"));
 }
 
 TEST_CASE("ranking: coverage beats specificity") {
