@@ -112,8 +112,8 @@ void AtomFinder::build_table() {
     slots_[at] = {anchors_[i].key, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(end)};
     const std::uint32_t bit = hash(anchors_[i].key, kFilterBits);
     filter_[bit / 64] |= std::uint64_t{1} << (bit % 64);
-    const std::uint32_t pair = anchors_[i].key & 0xFFFF;  // the key's first two bytes
-    pairs_[pair / 64] |= std::uint64_t{1} << (pair % 64);
+    for (const std::uint32_t pair : {anchors_[i].key & 0xFFFF, anchors_[i].key >> 8 & 0xFFFF})
+      pairs_[pair / 64] |= std::uint64_t{1} << (pair % 64);  // the key's bytes 0-1 and 1-2
     i = end;
   }
   std::size_t pairs = 0;
@@ -154,13 +154,35 @@ void AtomFinder::find_at(std::uint64_t key, std::string_view text, std::size_t a
   }
 }
 
+// The atoms anchored at `at`: its window of four bytes and of three, those that fit in `text`.
+void AtomFinder::find_anchored_at(std::string_view text, std::size_t at,
+                                  std::vector<int>& found) const {
+  if (at + kLongBytes <= text.size()) {
+    const std::uint64_t key = window_key(text.data() + at);
+    if (may_have(key)) find_at(key, text, at, found);
+  }
+  if (at + kMinAtomBytes <= text.size()) {
+    const std::uint64_t key = short_key(text.data() + at);
+    if (may_have(key)) find_at(key, text, at, found);
+  }
+}
+
 void AtomFinder::find(std::string_view text, std::vector<int>& found) const {
   if (anchors_.empty() || text.size() < kMinAtomBytes) return;
+  if (sparse_pairs_) {
+    // An anchor at p has its bytes 0-1 at p and its bytes 1-2 at p + 1, one of them even: the
+    // pairs at even positions tell which positions may hold an anchor.
+    for (std::size_t at = 0; at + 1 < text.size(); at += 2) {
+      const auto pair =
+          static_cast<std::uint32_t>(byte_at(text.data() + at, 0) | byte_at(text.data() + at, 1));
+      if (!(pairs_[pair / 64] >> (pair % 64) & 1)) continue;
+      if (at > 0) find_anchored_at(text, at - 1, found);
+      find_anchored_at(text, at, found);
+    }
+    return;
+  }
   std::size_t at = 0;
   for (; at + kLongBytes <= text.size(); ++at) {
-    const auto pair =
-        static_cast<std::uint32_t>(byte_at(text.data() + at, 0) | byte_at(text.data() + at, 1));
-    if (sparse_pairs_ && !(pairs_[pair / 64] >> (pair % 64) & 1)) continue;
     const std::uint64_t key = window_key(text.data() + at);
     if (may_have(key)) find_at(key, text, at, found);
     if (may_have(short_key(key))) find_at(short_key(key), text, at, found);

@@ -9,8 +9,8 @@
 // least often in all the strings, whose words (error messages, signatures) are those of the
 // texts searched. Three-byte windows of English and log text are few, and ten thousand strings
 // would cover most of them; their rarest four-byte windows are rare in text too. When the
-// strings are few, a table of the pairs of bytes that begin an anchor, read without hashing,
-// first passes over nearly every position.
+// strings are few, a table of the pairs of bytes an anchor starts with, or has after its first
+// byte, read without hashing at every other position of the text, passes over nearly all of it.
 //
 // An RE2::Set of the same strings gives the same answer, but the DFA of ten thousand strings is
 // large: it is built lazily, text by text, and even once built it costs more per log line in
@@ -59,14 +59,15 @@ class AtomFinder {
   const Slot* slot(std::uint64_t key) const;
   void find_at(std::uint64_t key, std::string_view text, std::size_t at,
                std::vector<int>& found) const;
+  void find_anchored_at(std::string_view text, std::size_t at, std::vector<int>& found) const;
 
   std::vector<std::string> atoms_;
   std::vector<Anchor> anchors_;  // sorted by key
   std::vector<Slot> slots_;      // 2^slot_bits_ of them
   int slot_bits_ = 0;
   std::vector<std::uint64_t> filter_;  // bit hash(key): some anchor may have this key
-  std::vector<std::uint64_t> pairs_;   // bit (b0 | b1 << 8): some anchor begins with b0 b1
-  bool sparse_pairs_ = false;          // few pairs: pairs_ is tested before filter_
+  std::vector<std::uint64_t> pairs_;   // bit (b0 | b1 << 8): some anchor has b0 b1 at 0 or at 1
+  bool sparse_pairs_ = false;          // few pairs: pairs_, at every other position, comes first
 };
 
 }  // namespace kbc
