@@ -53,6 +53,11 @@ std::uint64_t head_word(std::string_view text, std::size_t at) {
   return word;
 }
 
+// The bytes of a head_word that belong to a string of `size` bytes.
+std::uint64_t head_mask(std::size_t size) {
+  return size >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * size) - 1;
+}
+
 // Fibonacci hashing: the top `bits` bits of the product.
 std::uint32_t hash(std::uint64_t key, int bits) {
   return static_cast<std::uint32_t>((key * 0x9E3779B97F4A7C15u) >> (64 - bits));
@@ -91,9 +96,8 @@ void AtomFinder::choose_anchors() {
     }
     const std::uint64_t key = anchor_key(text, best);
     ++uses[key];
-    const std::size_t head = std::min<std::size_t>(8, text.size());
-    const std::uint64_t mask = head == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * head) - 1;
-    anchors_.push_back({key, atom, static_cast<int>(best), head_word(text, 0), mask});
+    anchors_.push_back({key, head_word(text, 0), atom, static_cast<std::uint32_t>(best),
+                        static_cast<std::uint32_t>(text.size())});
   }
   std::sort(anchors_.begin(), anchors_.end(), [](const Anchor& a, const Anchor& b) {
     return a.key != b.key ? a.key < b.key : a.atom < b.atom;
@@ -145,11 +149,11 @@ void AtomFinder::find_at(std::uint64_t key, std::string_view text, std::size_t a
     const std::size_t offset = static_cast<std::size_t>(anchor.offset);
     if (at < offset) continue;
     const std::size_t start = at - offset;
-    const std::string& atom = atoms_[anchor.atom];
-    if (text.size() - start < atom.size() || (head_word(text, start) & anchor.mask) != anchor.head)
+    if (text.size() - start < anchor.size ||
+        (head_word(text, start) & head_mask(anchor.size)) != anchor.head)
       continue;
-    if (atom.size() <= 8 ||
-        std::memcmp(text.data() + start + 8, atom.data() + 8, atom.size() - 8) == 0)
+    if (anchor.size <= 8 ||
+        std::memcmp(text.data() + start + 8, atoms_[anchor.atom].data() + 8, anchor.size - 8) == 0)
       found.push_back(anchor.atom);
   }
 }

@@ -40,12 +40,13 @@ class AtomFinder {
   std::size_t bitmap_hits(std::string_view text) const;
 
  private:
+  // What find_at reads of an atom: the atom itself only past its first 8 bytes.
   struct Anchor {
-    std::uint64_t key;  // window_key or short_key of the window
-    int atom;
-    int offset;          // where the window starts in the atom
+    std::uint64_t key;   // window_key or short_key of the window
     std::uint64_t head;  // the atom's first 8 bytes, as head_word reads them
-    std::uint64_t mask;  // the bytes of `head` that belong to the atom
+    int atom;
+    std::uint32_t offset;  // where the window starts in the atom
+    std::uint32_t size;    // the atom's length
   };
   struct Slot {
     std::uint64_t key = 0;
