@@ -1,6 +1,8 @@
 #include "base/text.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
 
 namespace kbc {
@@ -59,7 +61,16 @@ std::string ascii_lower(std::string_view text) {
 }
 
 bool is_ascii(std::string_view text) {
-  return std::none_of(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; });
+  // Eight bytes at a time, without a branch per byte: every line of a log passes here.
+  std::uint64_t high = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    high |= word;
+  }
+  for (; i < text.size(); ++i) high |= static_cast<unsigned char>(text[i]);
+  return (high & 0x8080808080808080u) == 0;
 }
 
 bool is_ascii_alnum(char c) {
