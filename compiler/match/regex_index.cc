@@ -49,8 +49,17 @@ bool set_matches(const RE2::Set& set, std::string_view text, std::vector<int>& m
 }  // namespace
 
 bool fold_for_atoms(std::string_view text, std::string& out) {
-  out.assign(text);
-  for (char& c : out) c = ascii_lower_char(c);
+  out.resize(text.size());
+  std::size_t i = 0;
+  // In blocks of 16 bytes, which GCC turns into vector instructions at -O2 as at -O3: a plain
+  // loop is four times slower at -O2, the default build. Every line of a log is folded.
+  for (; i + 16 <= text.size(); i += 16) {
+    char block[16];
+    std::memcpy(block, text.data() + i, 16);
+    for (char& c : block) c = ascii_lower_char(c);
+    std::memcpy(out.data() + i, block, 16);
+  }
+  for (; i < text.size(); ++i) out[i] = ascii_lower_char(text[i]);
   if (is_ascii(text)) return true;
   replace_all(out, kLongS, 's');
   replace_all(out, kKelvinSign, 'k');

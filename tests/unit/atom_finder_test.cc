@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/text.h"
 #include "match/atom_finder.h"
 #include "match/regex_index.h"
 
@@ -158,4 +159,20 @@ TEST_CASE("RegexIndex finds a match that ignores case through the long s and the
     CHECK(brute.empty() == (text == "nothing"));
     CHECK(index.matching(text) == brute);
   }
+}
+
+TEST_CASE("fold_for_atoms lowers ASCII letters at every position and maps the long s and Kelvin") {
+  std::string folded;
+  CHECK(fold_for_atoms("", folded));
+  CHECK(folded.empty());
+  for (std::size_t length = 1; length <= 40; ++length) {
+    // Every byte around the letters: '@' and '[' sit just outside A-Z, '`' and '{' outside a-z.
+    std::string text;
+    for (std::size_t i = 0; i < length; ++i) text += "AZ@[`{az0M"[i % 10];
+    INFO("length " << length);
+    CHECK(fold_for_atoms(text, folded));
+    CHECK(folded == ascii_lower(text));
+  }
+  CHECK_FALSE(fold_for_atoms("SEGFAULT \u017Fegfault \u212Ailled ERROR\xff", folded));
+  CHECK(folded == "segfault segfault killed error\xff");
 }
