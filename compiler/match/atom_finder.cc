@@ -11,7 +11,7 @@ namespace {
 // 2^18 bits (32 KB, the size of a core's L1 cache): ~10,000 anchors set 4% of them.
 constexpr int kFilterBits = 18;
 constexpr std::size_t kLongBytes = 4;  // the anchor of an atom of kLongBytes or more
-// Up to this many pairs of bytes that begin an anchor (of 65,536), testing the pair first saves
+// Up to this many pairs of bytes of the anchors (of 65,536), testing the pairs first saves
 // time; with more, text passes the test too often for the branch to pay (measured: no gain for
 // the 10,000 atoms of a large knowledge base, twice as fast for the few atoms of the entries
 // whose signature is an INFO line).
@@ -185,6 +185,8 @@ void AtomFinder::find(std::string_view text, std::vector<int>& found) const {
     }
     return;
   }
+  // find_anchored_at at every position, with the three-byte key taken from the four-byte one
+  // and one bound per position: 8-12% faster on log lines than calling it.
   std::size_t at = 0;
   for (; at + kLongBytes <= text.size(); ++at) {
     const std::uint64_t key = window_key(text.data() + at);
