@@ -23,6 +23,8 @@ std::string_view trim(std::string_view text);
 
 // ASCII letters lower-cased; other bytes (UTF-8 included) unchanged.
 std::string ascii_lower(std::string_view text);
+// The same into `out`, reusing its buffer (`out` must not overlap `text`).
+void ascii_lower(std::string_view text, std::string& out);
 
 // True when every byte of `text` is ASCII.
 bool is_ascii(std::string_view text);

@@ -1,7 +1,6 @@
 #include "match/regex_index.h"
 
 #include <algorithm>
-#include <cstring>
 #include <thread>
 
 #include "base/parallel.h"
@@ -17,8 +16,6 @@ constexpr std::int64_t kSetMemory = std::int64_t{64} << 20;
 // The two code points beyond ASCII that RE2, ignoring case, takes for ASCII letters.
 constexpr std::string_view kLongS = "\xc5\xbf";           // U+017F, an 's'
 constexpr std::string_view kKelvinSign = "\xe2\x84\xaa";  // U+212A, a 'k'
-
-char ascii_lower_char(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
 
 re2::StringPiece piece(std::string_view text) { return {text.data(), text.size()}; }
 
@@ -49,17 +46,7 @@ bool set_matches(const RE2::Set& set, std::string_view text, std::vector<int>& m
 }  // namespace
 
 bool fold_for_atoms(std::string_view text, std::string& out) {
-  out.resize(text.size());
-  std::size_t i = 0;
-  // In blocks of 16 bytes, which GCC turns into vector instructions at -O2 as at -O3: a plain
-  // loop is four times slower at -O2, the default build. Every line of a log is folded.
-  for (; i + 16 <= text.size(); i += 16) {
-    char block[16];
-    std::memcpy(block, text.data() + i, 16);
-    for (char& c : block) c = ascii_lower_char(c);
-    std::memcpy(out.data() + i, block, 16);
-  }
-  for (; i < text.size(); ++i) out[i] = ascii_lower_char(text[i]);
+  ascii_lower(text, out);
   if (is_ascii(text)) return true;
   replace_all(out, kLongS, 's');
   replace_all(out, kKelvinSign, 'k');
