@@ -43,6 +43,17 @@ bool set_matches(const RE2::Set& set, std::string_view text, std::vector<int>& m
   return set.Match(piece(text), &matched, &error) || error.kind == RE2::Set::kNoError;
 }
 
+// The group of shards a pattern goes to (regex_index.h): 1 when it has three digits in a row,
+// which may make an atom of digits alone, as in `(410.*Gone|endpoint.*removed)`.
+std::size_t group_of(std::string_view pattern) {
+  std::size_t run = 0;
+  for (char c : pattern) {
+    run = c >= '0' && c <= '9' ? run + 1 : 0;
+    if (run == 3) return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 bool fold_for_atoms(std::string_view text, std::string& out) {
@@ -62,9 +73,13 @@ RE2::Options entry_regex_options() {
 RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patterns)
     : errors_(patterns.size()), location_(patterns.size(), {-1, -1}) {
   const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
-  for (std::size_t i = 0; i < cores; ++i) shards_.push_back(std::make_unique<Shard>());
+  for (std::size_t i = 0; i < cores * kGroups; ++i) {
+    shards_.push_back(std::make_unique<Shard>());
+    shards_.back()->group = i % kGroups;
+  }
   parallel_slices(patterns.size(), [&](std::size_t begin, std::size_t end, std::size_t worker) {
-    build_shard(*shards_[worker], begin, end, patterns);
+    for (std::size_t group = 0; group < kGroups; ++group)
+      build_shard(*shards_[worker * kGroups + group], begin, end, patterns);
   });
   index_atoms();
   build_sets();
@@ -76,7 +91,7 @@ void RegexIndex::build_shard(Shard& shard, std::size_t begin, std::size_t end,
                              const std::vector<std::optional<std::string_view>>& patterns) {
   const RE2::Options options = entry_regex_options();
   for (std::size_t i = begin; i < end; ++i) {
-    if (!patterns[i]) continue;
+    if (!patterns[i] || group_of(*patterns[i]) != shard.group) continue;
     int id = -1;
     if (shard.filter.Add(*patterns[i], options, &id) != RE2::NoError) {
       errors_[i] = RE2(*patterns[i], options).error();  // FilteredRE2 keeps no message
@@ -111,6 +126,11 @@ void RegexIndex::index_atoms() {
       }
       atom_refs_[it->second].push_back({s, static_cast<int>(a)});
     }
+  }
+  atom_groups_.assign(atoms_.size(), 0);
+  for (std::size_t atom = 0; atom < atoms_.size(); ++atom) {
+    for (const AtomRef& ref : atom_refs_[atom])
+      atom_groups_[atom] |= static_cast<std::uint8_t>(1u << shards_[ref.shard]->group);
   }
   std::sort(unfiltered_.begin(), unfiltered_.end());
   std::vector<std::string_view> found_by_finder;
@@ -175,31 +195,39 @@ void RegexIndex::add_unfiltered(std::string_view text, Scratch& scratch) const {
   scratch.out.insert(scratch.out.end(), unfiltered_.begin(), unfiltered_.end());
 }
 
-void RegexIndex::shard_found(Scratch& scratch) const {
+void RegexIndex::shard_found(std::size_t group, Scratch& scratch) const {
   scratch.sharded.resize(shards_.size());
   for (std::vector<int>& atoms : scratch.sharded) atoms.clear();
-  for (int atom : scratch.found) {
-    for (const AtomRef& ref : atom_refs_[atom]) scratch.sharded[ref.shard].push_back(ref.atom);
+  for (int atom : scratch.key) {
+    for (const AtomRef& ref : atom_refs_[atom]) {
+      if (shards_[ref.shard]->group == group) scratch.sharded[ref.shard].push_back(ref.atom);
+    }
   }
   for (std::vector<int>& atoms : scratch.sharded) std::sort(atoms.begin(), atoms.end());
 }
 
-// The entries with atoms that FilteredRE2 lets through for scratch.found, sorted; remembered
-// per set of atoms (a set whose hash collides with a remembered one replaces it).
-const std::vector<std::size_t>& RegexIndex::filtered(Scratch& scratch) const {
-  std::uint64_t hash = scratch.found.size();
-  for (int atom : scratch.found)
-    hash = (hash ^ static_cast<std::uint32_t>(atom)) * 0x9e3779b97f4a7c15;
+// The entries with atoms that the shards of `group` let through for scratch.found, sorted;
+// remembered per set of the group's atoms (a set whose hash collides with a remembered one
+// replaces it).
+const std::vector<std::size_t>& RegexIndex::filtered(std::size_t group, Scratch& scratch) const {
+  std::vector<int>& key = scratch.key;
+  key.clear();
+  for (int atom : scratch.found) {
+    if (atom_groups_[atom] >> group & 1) key.push_back(atom);
+  }
+  if (key.empty()) return scratch.none;
+  std::uint64_t hash = key.size();
+  for (int atom : key) hash = (hash ^ static_cast<std::uint32_t>(atom)) * 0x9e3779b97f4a7c15;
   hash ^= hash >> 29;
-  if (const auto known = scratch.filtered.find(hash);
-      known != scratch.filtered.end() && known->second.atoms == scratch.found)
+  auto& cache = scratch.filtered[group];
+  if (const auto known = cache.find(hash); known != cache.end() && known->second.atoms == key)
     return known->second.entries;
-  if (scratch.filtered.size() >= kMaxCachedAtomSets) scratch.filtered.clear();
-  Scratch::Passed& passed = scratch.filtered[hash];
-  passed.atoms = scratch.found;
+  if (cache.size() >= kMaxCachedAtomSets) cache.clear();
+  Scratch::Passed& passed = cache[hash];
+  passed.atoms = key;
   std::vector<std::size_t>& out = passed.entries;
   out.clear();
-  shard_found(scratch);
+  shard_found(group, scratch);
   std::vector<int> ids;
   for (std::size_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
@@ -223,10 +251,12 @@ const std::vector<std::size_t>& RegexIndex::candidates(std::string_view text,
   scratch.out.clear();
   find_atoms(text, scratch);
   add_unfiltered(text, scratch);
-  const std::vector<std::size_t>& passed = filtered(scratch);
-  const auto middle = static_cast<std::ptrdiff_t>(scratch.out.size());
-  scratch.out.insert(scratch.out.end(), passed.begin(), passed.end());
-  std::inplace_merge(scratch.out.begin(), scratch.out.begin() + middle, scratch.out.end());
+  for (std::size_t group = 0; group < kGroups; ++group) {
+    const std::vector<std::size_t>& passed = filtered(group, scratch);
+    const auto middle = static_cast<std::ptrdiff_t>(scratch.out.size());
+    scratch.out.insert(scratch.out.end(), passed.begin(), passed.end());
+    std::inplace_merge(scratch.out.begin(), scratch.out.begin() + middle, scratch.out.end());
+  }
   return scratch.out;
 }
 

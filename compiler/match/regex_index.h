@@ -3,8 +3,8 @@
 // Testing each of N texts against each of N regexes is quadratic (seconds at 2,522 entries),
 // and an RE2::Set of that many regexes exceeds RE2's memory budget. RE2's FilteredRE2 instead
 // reduces each regex to literal "atoms" that any match must contain; only the regexes whose
-// atoms occur in a text are run. The regexes are split into one FilteredRE2 shard per core,
-// compiled in parallel.
+// atoms occur in a text are run. The regexes are split into FilteredRE2 shards, one per core
+// and group (below), each core compiling its own.
 //
 // Finding the atoms in a text is a multi-literal search. An AtomFinder does it over the text
 // lowercased (0.5 us for a typical log line), with a small RE2::Set for the atoms beyond ASCII,
@@ -16,13 +16,19 @@
 //
 // Lines of a log repeat their atoms (timestamps, words of the same messages), and the same atoms
 // let the same regexes through, so `candidates` remembers FilteredRE2's answer per set of atoms
-// in a per-thread Scratch.
+// in a per-thread Scratch. A new set costs FilteredRE2 tens of microseconds. Numbers make many
+// new sets: a line with "connection pool at 41% (409/512)" holds the atoms "409" and "512" of
+// regexes such as `409.*Conflict`, and the next such line others. So the patterns with three
+// digits in a row, whose atoms may be numbers, are compiled into a group of shards of their own
+// with its own answers: the numbers of a line then make new sets only for that small group.
+// (The split is only for speed: the candidates are the same for any split.)
 #pragma once
 
 #include <re2/filtered_re2.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -38,6 +44,8 @@ namespace kbc {
 class RegexIndex {
  public:
   static constexpr int kMinAtomLength = 3;
+  // Groups of shards, each with its own remembered answers (see above).
+  static constexpr std::size_t kGroups = 2;
 
   // `patterns[i]` is entry i's regex, or nullopt when it has none.
   explicit RegexIndex(const std::vector<std::optional<std::string_view>>& patterns);
@@ -63,8 +71,10 @@ class RegexIndex {
       std::vector<int> atoms;  // the `found` it was computed for
       std::vector<std::size_t> entries;
     };
-    std::unordered_map<std::uint64_t, Passed> filtered;  // by a hash of `found`
+    std::vector<int> key;  // `found`, the atoms of one group
+    std::array<std::unordered_map<std::uint64_t, Passed>, kGroups> filtered;  // by hash of key
     std::vector<std::size_t> out;
+    const std::vector<std::size_t> none;  // the answer for no atoms
   };
 
   // The entries whose regex may match `text`: those the prefilter lets through, in increasing
@@ -75,6 +85,7 @@ class RegexIndex {
 
  private:
   struct Shard {
+    std::size_t group = 0;
     re2::FilteredRE2 filter{kMinAtomLength};
     std::vector<std::size_t> entries;  // FilteredRE2 id -> entry
     std::vector<std::string> atoms;
@@ -93,15 +104,16 @@ class RegexIndex {
   void find_atoms(std::string_view text, Scratch& scratch) const;
   // The regexes without atoms that match `text` (all of them when the set fails) into `out`.
   void add_unfiltered(std::string_view text, Scratch& scratch) const;
-  // scratch.found, as each shard numbers its atoms, into scratch.sharded.
-  void shard_found(Scratch& scratch) const;
-  const std::vector<std::size_t>& filtered(Scratch& scratch) const;
+  // scratch.key, as each shard of `group` numbers its atoms, into scratch.sharded.
+  void shard_found(std::size_t group, Scratch& scratch) const;
+  const std::vector<std::size_t>& filtered(std::size_t group, Scratch& scratch) const;
 
   std::vector<std::string> errors_;
   std::vector<std::pair<int, int>> location_;  // entry -> (shard, FilteredRE2 id); (-1, -1) if none
   std::vector<std::unique_ptr<Shard>> shards_;
   std::vector<std::string> atoms_;               // distinct, over all shards
   std::vector<std::vector<AtomRef>> atom_refs_;  // atoms_ index -> the shards' atoms
+  std::vector<std::uint8_t> atom_groups_;        // atoms_ index -> bit g: in a shard of group g
   std::unique_ptr<AtomFinder> finder_;    // the ASCII atoms of AtomFinder::kMinAtomBytes or more
   std::vector<int> finder_atoms_;         // finder_'s atom index -> atoms_ index
   std::vector<int> short_atoms_;          // FilteredRE2 prunes these; kept correct if not

@@ -349,9 +349,16 @@ TEST_CASE("hit_json: stable keys, offsets in code points") {
 }
 
 TEST_CASE("RegexIndex candidates are a superset of the matches, each answer remembered") {
-  const std::vector<std::string> patterns = {"(?i)out of memory", "CUDA.*failed", "[0-9]+ms",
-                                             "(?i)(oom|killed)",  "x?",           "^$",
-                                             "(?i)错误.*内存"};
+  // The last two have atoms of digits alone, kept in a group of shards of their own.
+  const std::vector<std::string> patterns = {"(?i)out of memory",
+                                             "CUDA.*failed",
+                                             "[0-9]+ms",
+                                             "(?i)(oom|killed)",
+                                             "x?",
+                                             "^$",
+                                             "(?i)错误.*内存",
+                                             "(?i)(410.*gone|endpoint.*removed)",
+                                             "exit (code|status) 137"};
   std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
   views.push_back(std::nullopt);
   const std::vector<std::string> texts = {"RuntimeError: CUDA out of memory",
@@ -359,7 +366,12 @@ TEST_CASE("RegexIndex candidates are a superset of the matches, each answer reme
                                           "CUDA launch failed after 35ms",
                                           "",
                                           "错误：显存内存不足",
-                                          "nothing"};
+                                          "nothing",
+                                          "HTTP 410 Gone after 35ms",
+                                          "HTTP 411 Gone after 35ms",
+                                          "the endpoint was removed",
+                                          "OOMKilled: exit code 137",
+                                          "exit status 137 (out of memory)"};
   const RegexIndex index(views);
   RegexIndex::Scratch scratch;
   for (const std::string& text : texts) {
@@ -373,6 +385,8 @@ TEST_CASE("RegexIndex candidates are a superset of the matches, each answer reme
     CHECK(std::includes(candidates.begin(), candidates.end(), brute.begin(), brute.end()));
     CHECK(index.candidates(text) == candidates);
   }
+  CHECK(index.matching("HTTP 410 Gone after 35ms") == std::vector<std::size_t>{2, 4, 7});
+  CHECK(index.matching("OOMKilled: exit code 137") == std::vector<std::size_t>{3, 4, 8});
 }
 
 TEST_CASE("a regex ignoring case matches a capital beyond ASCII, in a line and in a log") {
