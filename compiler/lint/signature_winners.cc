@@ -2,7 +2,7 @@
 // over the whole knowledge base (that would compile every regex a second time).
 //
 // A signature that is one line (nearly all of them) matches itself as a literal (trimmed, as
-// the matcher quotes it and trims each line), covering the whole line, with the highest specificity
+// the matcher finds it and trims each line), covering the whole line, with the highest specificity
 // a pattern can have on that line (regex_specificity never counts more code points than a match
 // holds) and the signature flag (rank.h). No regex can tie with that, so only entries with the same
 // signature, ignoring ASCII case, compete, and among them the fix rate decides. Any other
@@ -21,7 +21,7 @@
 namespace kbc {
 namespace {
 
-// The matcher quotes a signature trimmed, and only when it is one line (signature_pattern).
+// The matcher finds a signature trimmed, and only when it is one line (signature_literal).
 bool is_plain_line(std::string_view signature) {
   signature = trim(signature);
   return !signature.empty() && signature.find('\n') == std::string_view::npos &&

@@ -34,11 +34,12 @@ std::vector<const nlohmann::json*> objects_in(const nlohmann::json& object, cons
   return out;
 }
 
-// The pattern that finds a signature: its text, quoted, ignoring case.
-std::optional<std::string> signature_pattern(std::string_view signature) {
+// The literal text that finds a signature (ignoring case): the signature trimmed, when it is one
+// line.
+std::optional<std::string_view> signature_literal(std::string_view signature) {
   signature = trim(signature);
   if (signature.empty() || signature.find('\n') != std::string_view::npos) return std::nullopt;
-  return "(?i)" + RE2::QuoteMeta(re2::StringPiece(signature.data(), signature.size()));
+  return signature;
 }
 
 // The bytes [0, end) of `text` split after its last newline: complete lines, then the rest.
@@ -195,20 +196,19 @@ struct Matcher::Best {
 
 Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
     : records_(std::move(records)), options_(options) {
-  std::vector<std::optional<std::string>> signatures(records_.size());
   std::vector<std::optional<std::string_view>> patterns;
+  std::vector<bool> literal;
   for (std::size_t i = 0; i < records_.size(); ++i) {
     const MatchRecord& record = records_[i];
-    if (options_.signatures) signatures[i] = signature_pattern(record.signature);
     patterns.push_back(is_blank(record.regex) ? std::nullopt
                                               : std::optional<std::string_view>(record.regex));
-    patterns.push_back(signatures[i] ? std::optional<std::string_view>(*signatures[i])
-                                     : std::nullopt);
+    patterns.push_back(options_.signatures ? signature_literal(record.signature) : std::nullopt);
+    literal.insert(literal.end(), {false, true});
     regex_specificity_.push_back(regex_specificity(record.regex));
     signature_specificity_.push_back(static_cast<int>(code_points(trim(record.signature))));
     fix_rate_.push_back(rate_permille(record.fix_success_rate));
   }
-  index_ = std::make_unique<RegexIndex>(patterns);
+  index_ = std::make_unique<RegexIndex>(patterns, literal);
   bool any_low = false;
   for (std::size_t i = 0; i < records_.size(); ++i) {
     const std::string_view signature = trim(records_[i].signature);
@@ -216,7 +216,7 @@ Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
     any_low = any_low || low;
     if (!low) patterns[2 * i] = patterns[2 * i + 1] = std::nullopt;
   }
-  if (any_low) low_index_ = std::make_unique<RegexIndex>(patterns);
+  if (any_low) low_index_ = std::make_unique<RegexIndex>(patterns, literal);
 }
 
 Matcher::~Matcher() = default;
@@ -247,26 +247,20 @@ void Matcher::scan_piece(std::string_view piece, std::size_t line_number, Best& 
   int error_line = -1;
   std::size_t line_code_points = 0;
   for (const std::size_t pattern : candidates) {
-    const RE2* regex = index.regex(pattern);
-    re2::StringPiece span;
-    if (!regex ||
-        !regex->Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED,
-                      &span, 1) ||
-        span.empty())
-      continue;
+    const std::optional<std::string_view> span = index.match(pattern, line, scratch);
+    if (!span || span->empty()) continue;
     if (error_line < 0) {
       error_line = looks_like_error(line) ? 1 : 0;
       line_code_points = code_points(line);
     }
     const std::size_t record = pattern / 2;
     const bool by_signature = pattern % 2 == 1;
-    const Rank rank{error_line,
-                    coverage_permille(code_points({span.data(), span.size()}), line_code_points),
+    const Rank rank{error_line, coverage_permille(code_points(*span), line_code_points),
                     by_signature ? signature_specificity_[record] : regex_specificity_[record],
                     by_signature ? 1 : 0, fix_rate_[record]};
-    const std::size_t begin = static_cast<std::size_t>(span.data() - line.data());
+    const std::size_t begin = static_cast<std::size_t>(span->data() - line.data());
     best.offer(*this,
-               Hit{record, rank, by_signature, line_number, {}, begin, begin + span.size(), 1},
+               Hit{record, rank, by_signature, line_number, {}, begin, begin + span->size(), 1},
                line);
   }
 }

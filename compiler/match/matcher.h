@@ -3,8 +3,8 @@
 // A Matcher holds one MatchRecord per entry (what matching needs and what a hit shows: id,
 // signature, regex, fix rate, the best workaround, the dead ends), read from the checked
 // knowledge base or from a published bundle (kb.json), which have the same field names. It
-// compiles every entry's regex, and its signature quoted as a case-insensitive literal (8% of
-// the regexes of a real knowledge base miss their own signature; the signature is the message
+// puts every entry's regex, and its signature as a literal text found ignoring case (8% of the
+// regexes of a real knowledge base miss their own signature; the signature is the message
 // itself), into one RegexIndex, whose prefilter picks the few patterns worth running on a line.
 //
 // Text is matched line by line (white space trimmed, lines over kMaxLineBytes in pieces). On

@@ -70,8 +70,23 @@ RE2::Options entry_regex_options() {
   return options;
 }
 
-RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patterns)
-    : errors_(patterns.size()), location_(patterns.size(), {-1, -1}) {
+RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& given,
+                       const std::vector<bool>& literal)
+    : errors_(given.size()), location_(given.size(), {-1, -1}), literals_(given.size()) {
+  // What RE2 compiles: the regexes, and the literals that the atoms cannot find, quoted.
+  std::vector<std::optional<std::string_view>> patterns = given;
+  std::vector<std::string> quoted(given.size());
+  for (std::size_t i = 0; i < std::min(given.size(), literal.size()); ++i) {
+    if (!literal[i] || !given[i]) continue;
+    const std::string_view text = *given[i];
+    if (is_ascii(text) && text.size() >= AtomFinder::kMinAtomBytes) {
+      ascii_lower(text, literals_[i]);
+      patterns[i] = std::nullopt;
+    } else {
+      quoted[i] = std::string("(?i)").append(RE2::QuoteMeta(piece(text)));
+      patterns[i] = quoted[i];
+    }
+  }
   const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
   for (std::size_t i = 0; i < cores * kGroups; ++i) {
     shards_.push_back(std::make_unique<Shard>());
@@ -108,7 +123,8 @@ void RegexIndex::build_shard(Shard& shard, std::size_t begin, std::size_t end,
   for (int id : always) shard.unfiltered[id] = true;
 }
 
-// The shards' atoms, each distinct text once, filed by how the text is searched for.
+// The shards' atoms, each distinct text once, filed by how the text is searched for, and the
+// literals found by finder_ too.
 void RegexIndex::index_atoms() {
   std::unordered_map<std::string_view, int> distinct;
   for (std::uint32_t s = 0; s < shards_.size(); ++s) {
@@ -134,6 +150,7 @@ void RegexIndex::index_atoms() {
   }
   std::sort(unfiltered_.begin(), unfiltered_.end());
   std::vector<std::string_view> found_by_finder;
+  std::unordered_map<std::string_view, int> finder_index;
   for (int atom = 0; atom < static_cast<int>(atoms_.size()); ++atom) {
     const std::string& text = atoms_[atom];
     if (!is_ascii(text)) {  // RE2 lowercased it for all of Unicode: see folded_set_
@@ -143,10 +160,30 @@ void RegexIndex::index_atoms() {
     } else if (text.size() < AtomFinder::kMinAtomBytes) {
       short_atoms_.push_back(atom);
     } else {
+      finder_index.emplace(text, static_cast<int>(found_by_finder.size()));
       finder_atoms_.push_back(atom);
       found_by_finder.push_back(text);
     }
   }
+  std::vector<std::pair<int, std::size_t>> literals;  // (finder_ atom, entry)
+  for (std::size_t entry = 0; entry < literals_.size(); ++entry) {
+    if (literals_[entry].empty()) continue;
+    const auto [it, added] =
+        finder_index.try_emplace(literals_[entry], static_cast<int>(found_by_finder.size()));
+    if (added) {
+      finder_atoms_.push_back(-1);
+      found_by_finder.push_back(literals_[entry]);
+    }
+    literals.emplace_back(it->second, entry);
+  }
+  std::sort(literals.begin(), literals.end());
+  finder_literals_.assign(found_by_finder.size() + 1, 0);
+  for (const auto& [atom, entry] : literals) {
+    ++finder_literals_[static_cast<std::size_t>(atom) + 1];
+    literal_entries_.push_back(entry);
+  }
+  for (std::size_t f = 1; f < finder_literals_.size(); ++f)
+    finder_literals_[f] += finder_literals_[f - 1];
   finder_ = std::make_unique<AtomFinder>(found_by_finder);
 }
 
@@ -170,7 +207,15 @@ void RegexIndex::find_atoms(std::string_view text, Scratch& scratch) const {
   const bool ascii = fold_for_atoms(text, scratch.lower);
   const std::string& lower = scratch.lower;
   finder_->find(lower, found);
-  for (int& atom : found) atom = finder_atoms_[atom];
+  std::vector<std::size_t>& literals = scratch.literals;
+  literals.clear();
+  std::size_t atoms = 0;
+  for (int f : found) {
+    for (std::uint32_t i = finder_literals_[f]; i < finder_literals_[f + 1]; ++i)
+      literals.push_back(literal_entries_[i]);
+    if (finder_atoms_[f] >= 0) found[atoms++] = finder_atoms_[f];
+  }
+  found.resize(atoms);
   for (int atom : short_atoms_) {
     if (lower.find(atoms_[atom]) != std::string::npos) found.push_back(atom);
   }
@@ -183,6 +228,8 @@ void RegexIndex::find_atoms(std::string_view text, Scratch& scratch) const {
   }
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
+  std::sort(literals.begin(), literals.end());
+  literals.erase(std::unique(literals.begin(), literals.end()), literals.end());
 }
 
 void RegexIndex::add_unfiltered(std::string_view text, Scratch& scratch) const {
@@ -257,14 +304,42 @@ const std::vector<std::size_t>& RegexIndex::candidates(std::string_view text,
     scratch.out.insert(scratch.out.end(), passed.begin(), passed.end());
     std::inplace_merge(scratch.out.begin(), scratch.out.begin() + middle, scratch.out.end());
   }
+  const auto middle = static_cast<std::ptrdiff_t>(scratch.out.size());
+  scratch.out.insert(scratch.out.end(), scratch.literals.begin(), scratch.literals.end());
+  std::inplace_merge(scratch.out.begin(), scratch.out.begin() + middle, scratch.out.end());
   return scratch.out;
+}
+
+std::optional<std::string_view> RegexIndex::match(std::size_t entry, std::string_view text,
+                                                  Scratch& scratch) const {
+  if (const RE2* regex = this->regex(entry)) {
+    re2::StringPiece span;
+    if (!regex->Match(piece(text), 0, text.size(), RE2::UNANCHORED, &span, 1)) return std::nullopt;
+    return std::string_view(span.data(), span.size());
+  }
+  const std::string& literal = literals_[entry];
+  if (literal.empty()) return std::nullopt;
+  const bool ascii = fold_for_atoms(text, scratch.folded);
+  const std::size_t at = scratch.folded.find(literal);
+  if (at == std::string::npos) return std::nullopt;
+  if (ascii) return text.substr(at, literal.size());
+  // The fold wrote each ſ and K (Kelvin) as one byte: walk the text to the match's bytes.
+  std::size_t begin = 0, end = 0;
+  for (std::size_t folded = 0; folded <= at + literal.size(); ++folded) {
+    if (folded == at) begin = end;
+    if (folded == at + literal.size()) break;
+    end += text.substr(end).starts_with(kLongS)        ? kLongS.size()
+           : text.substr(end).starts_with(kKelvinSign) ? kKelvinSign.size()
+                                                       : 1;
+  }
+  return text.substr(begin, end - begin);
 }
 
 std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
   Scratch scratch;
   std::vector<std::size_t> out;
   for (std::size_t entry : candidates(text, scratch)) {
-    if (RE2::PartialMatch(piece(text), *regex(entry))) out.push_back(entry);
+    if (match(entry, text, scratch)) out.push_back(entry);
   }
   return out;
 }

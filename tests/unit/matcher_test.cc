@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -387,6 +388,87 @@ TEST_CASE("RegexIndex candidates are a superset of the matches, each answer reme
   }
   CHECK(index.matching("HTTP 410 Gone after 35ms") == std::vector<std::size_t>{2, 4, 7});
   CHECK(index.matching("OOMKilled: exit code 137") == std::vector<std::size_t>{3, 4, 8});
+}
+
+namespace {
+
+// The span of `literal` in `text` as RE2 finds the literal quoted, ignoring case.
+std::optional<std::pair<std::size_t, std::size_t>> re2_literal_span(std::string_view literal,
+                                                                    std::string_view text) {
+  const RE2 regex("(?i)" + RE2::QuoteMeta(re2::StringPiece(literal.data(), literal.size())));
+  re2::StringPiece span;
+  if (!regex.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED,
+                   &span, 1))
+    return std::nullopt;
+  const auto begin = static_cast<std::size_t>(span.data() - text.data());
+  return std::pair{begin, begin + span.size()};
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> index_span(const RegexIndex& index,
+                                                              std::size_t entry,
+                                                              std::string_view text) {
+  RegexIndex::Scratch scratch;
+  const std::vector<std::size_t>& candidates = index.candidates(text, scratch);
+  const bool candidate = std::binary_search(candidates.begin(), candidates.end(), entry);
+  const std::optional<std::string_view> span = index.match(entry, text, scratch);
+  if (!span) return std::nullopt;
+  CHECK(candidate);
+  const auto begin = static_cast<std::size_t>(span->data() - text.data());
+  return std::pair{begin, begin + span->size()};
+}
+
+}  // namespace
+
+TEST_CASE("a literal pattern matches where RE2 finds it quoted and ignoring case") {
+  // ASCII literals of three bytes or more are found with the atoms; the others are compiled.
+  const std::vector<std::string> literals = {"Device Lost: Xid 79", "ssl kernel",  "ab",
+                                             "ÄRGER im Büro",       "device lost", "Device Lost"};
+  std::vector<std::optional<std::string_view>> views(literals.begin(), literals.end());
+  views.push_back("(?i)device lost");  // a regex whose atom is a literal too
+  std::vector<bool> literal(literals.size(), true);
+  literal.push_back(false);
+  const RegexIndex index(views, literal);
+  CHECK(index.regex(0) == nullptr);  // found without RE2
+  CHECK(index.regex(2) != nullptr);
+  CHECK(index.regex(3) != nullptr);
+  const std::vector<std::string> texts = {
+      "kernel: DEVICE LOST: xid 79 (gpu 0)",
+      "ſſl \xe2\x84\xaa"
+      "ernel",                      // ſ (long s) and K (Kelvin): RE2 folds them to s and k
+      "Kſſ ſSL KERNEL ssl kernel",  // the first match after characters folded shorter
+      "xx AB ab",
+      "ärger im büro, ÄRGER IM BÜRO",
+      "device los",
+      "\xff\xfe broken bytes: device lost",  // not UTF-8
+      ""};
+  for (const std::string& text : texts) {
+    for (std::size_t entry = 0; entry < literals.size(); ++entry) {
+      INFO(text << " / " << literals[entry]);
+      CHECK(index_span(index, entry, text) == re2_literal_span(literals[entry], text));
+    }
+  }
+  CHECK(index.matching("kernel: DEVICE LOST: xid 79 (gpu 0)") ==
+        std::vector<std::size_t>{0, 4, 5, 6});
+  CHECK(index_span(index, 1,
+                   "ſſl \xe2\x84\xaa"
+                   "ernel") == std::pair<std::size_t, std::size_t>{0, 14});
+}
+
+TEST_CASE("a literal pattern agrees with RE2 on random texts of letters that fold alike") {
+  const std::vector<std::string> alphabet = {"s", "S", "ſ", "k", "K", "\xe2\x84\xaa",
+                                             "x", " ", "é"};
+  const std::vector<std::string> literals = {"sk", "ssk", "kiss", "s k", "xsx", "kkk"};
+  std::vector<std::optional<std::string_view>> views(literals.begin(), literals.end());
+  const RegexIndex index(views, std::vector<bool>(literals.size(), true));
+  std::mt19937 random(11);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    for (std::size_t i = random() % 12; i > 0; --i) text += alphabet[random() % alphabet.size()];
+    for (std::size_t entry = 0; entry < literals.size(); ++entry) {
+      INFO(text << " / " << literals[entry]);
+      CHECK(index_span(index, entry, text) == re2_literal_span(literals[entry], text));
+    }
+  }
 }
 
 TEST_CASE("a regex ignoring case matches a capital beyond ASCII, in a line and in a log") {
