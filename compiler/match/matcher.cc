@@ -305,6 +305,9 @@ std::vector<Hit> Matcher::match_text(std::string_view text, std::size_t top) con
 namespace {
 
 constexpr std::size_t kParallelMinBytes = 64 << 10;  // below this, one thread is faster
+// A block is cut into this many parts per core, taken in turn: the lines that meet many entries
+// are not spread evenly, and halves would leave one core waiting.
+constexpr std::size_t kPartsPerCore = 4;
 
 }  // namespace
 
@@ -346,16 +349,13 @@ void LogScan::scan_buffered(bool all) {
   const bool log = log_ && !options_.all_lines;
   const std::size_t complete = all ? text.size() : after_last_newline(text);
   if (!log_) nonblank_ += nonblank_lines(text.substr(0, complete), 2);
-  const std::vector<std::string_view> parts = split_at_lines(
-      text.substr(0, complete), complete < kParallelMinBytes ? 1 : scratches_.size());
+  const std::vector<std::string_view> parts =
+      split_at_lines(text.substr(0, complete),
+                     complete < kParallelMinBytes ? 1 : scratches_.size() * kPartsPerCore);
   std::vector<Matcher::Best> found(parts.size());
-  parallel_slices(
-      parts.size(),
-      [&](std::size_t begin, std::size_t end, std::size_t worker) {
-        for (std::size_t p = begin; p < end; ++p)
-          matcher_.scan_lines(parts[p], 1, log, p == 0 && open_line_, found[p], scratches_[worker]);
-      },
-      1);
+  parallel_tasks(parts.size(), [&](std::size_t p, std::size_t worker) {
+    matcher_.scan_lines(parts[p], 1, log, p == 0 && open_line_, found[p], scratches_[worker]);
+  });
   for (std::size_t p = 0; p < parts.size(); ++p) {
     for (auto& [record, slot] : found[p].slots) {
       slot.hit.line_number += lines_;
