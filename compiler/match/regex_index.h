@@ -89,9 +89,10 @@ class RegexIndex {
   std::optional<std::string_view> match(std::size_t entry, std::string_view text,
                                         Scratch& scratch) const;
 
-  // The entries whose regex may match `text`: those the prefilter lets through, in increasing
-  // order (a superset of matching(text)), for callers that run the regexes themselves. The
-  // second form returns a reference into `scratch`, valid until its next use.
+  // The entries whose pattern may match `text`: the regexes the prefilter lets through and the
+  // literals found, in increasing order (a superset of matching(text)), for callers that then
+  // call `match` on each. The second form returns a reference into `scratch`, valid until its
+  // next use by `candidates` (`match` leaves it alone).
   std::vector<std::size_t> candidates(std::string_view text) const;
   const std::vector<std::size_t>& candidates(std::string_view text, Scratch& scratch) const;
 
