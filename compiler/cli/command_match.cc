@@ -40,7 +40,7 @@ std::size_t checked_top(const Arguments& arguments) {
 }
 
 std::vector<MatchRecord> bundle_records(const std::string& path) {
-  return bundle_match_records("match", path, read_bundle<nlohmann::json>("match", path));
+  return read_bundle_match_records("match", path);
 }
 
 std::vector<MatchRecord> knowledge_base_records(const std::string& root, bool cache) {

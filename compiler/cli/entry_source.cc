@@ -17,8 +17,11 @@ std::string json_error(const std::exception& error) {
              : message;
 }
 
-template <typename Json>
-Json read_bundle(std::string_view command, const std::string& path) {
+namespace {
+
+// The text of the bundle at `path`. Throws ToolError "kbc <command>: ..." when it cannot be
+// read or is over kMaxBundleBytes.
+std::string bundle_text(std::string_view command, const std::string& path) {
   const std::string prefix = "kbc " + std::string(command) + ": ";
   const RealFileSystem fs;
   const auto bytes = fs.size(path);
@@ -27,13 +30,19 @@ Json read_bundle(std::string_view command, const std::string& path) {
     throw ToolError(prefix + path + " is " + std::to_string(*bytes) +
                     " bytes; bundles are limited to " + std::to_string(kMaxBundleBytes));
   }
-  Json bundle;
+  return fs.read(path);
+}
+
+}  // namespace
+
+template <typename Json>
+Json read_bundle(std::string_view command, const std::string& path) {
+  const std::string text = bundle_text(command, path);
   try {
-    bundle = Json::parse(fs.read(path));
+    return Json::parse(text);
   } catch (const nlohmann::json::exception& error) {
-    throw ToolError(prefix + path + ": " + json_error(error));
+    throw ToolError("kbc " + std::string(command) + ": " + path + ": " + json_error(error));
   }
-  return bundle;
 }
 
 template nlohmann::json read_bundle<nlohmann::json>(std::string_view, const std::string&);
@@ -44,6 +53,18 @@ std::vector<MatchRecord> bundle_match_records(std::string_view command, const st
                                               const nlohmann::json& bundle) {
   try {
     return match_records_from_bundle(bundle);
+  } catch (const ToolError& error) {
+    throw ToolError("kbc " + std::string(command) + ": " + path + ": " + error.what());
+  }
+}
+
+std::vector<MatchRecord> read_bundle_match_records(std::string_view command,
+                                                   const std::string& path) {
+  const std::string text = bundle_text(command, path);
+  try {
+    return match_records_from_bundle_text(text);
+  } catch (const nlohmann::json::exception& error) {
+    throw ToolError("kbc " + std::string(command) + ": " + path + ": " + json_error(error));
   } catch (const ToolError& error) {
     throw ToolError("kbc " + std::string(command) + ": " + path + ": " + error.what());
   }

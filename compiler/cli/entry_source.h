@@ -30,6 +30,11 @@ Json read_bundle(std::string_view command, const std::string& path);
 std::vector<MatchRecord> bundle_match_records(std::string_view command, const std::string& path,
                                               const nlohmann::json& bundle);
 
+// The records of the bundle at `path`, read as `read_bundle` reads it, but without the document:
+// what `kbc match` needs. Throws ToolError "kbc <command>: ..." as the two functions above.
+std::vector<MatchRecord> read_bundle_match_records(std::string_view command,
+                                                   const std::string& path);
+
 // The entries under `root`, as load_entries reads them; says on stderr how many are left out
 // because the schema rejects them (kbc lint says why).
 KnowledgeBase load_lookup_entries(std::string_view command, const std::string& root, bool cache);

@@ -89,6 +89,16 @@ std::size_t count_lines(std::string_view text) {
   return lines;
 }
 
+// The keys of a record that match_record reads (at depth 2 of a bundle), and of its
+// workarounds and dead ends (at depth 4).
+bool record_key(std::string_view key) {
+  return key == "id" || key == "signature" || key == "regex" || key == "fix_success_rate" ||
+         key == "workarounds" || key == "dead_ends";
+}
+bool action_key(std::string_view key) {
+  return key == "action" || key == "how" || key == "success_rate" || key == "fail_rate";
+}
+
 }  // namespace
 
 MatchRecord match_record(const nlohmann::json& object) {
@@ -137,6 +147,17 @@ std::vector<MatchRecord> match_records_from_bundle(const nlohmann::json& bundle)
     records.push_back(match_record(item));
   }
   return records;
+}
+
+std::vector<MatchRecord> match_records_from_bundle_text(std::string_view json) {
+  // nlohmann calls back with the depth of the object a key is in: 2 for a record of the bundle
+  // (an array of objects), 4 for a workaround or a dead end. Keys anywhere else are kept.
+  const auto keep = [](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    if (event != nlohmann::json::parse_event_t::key) return true;
+    const std::string& key = parsed.get_ref<const std::string&>();
+    return depth == 2 ? record_key(key) : depth == 4 ? action_key(key) : true;
+  };
+  return match_records_from_bundle(nlohmann::json::parse(json, keep));
 }
 
 // The best hit of each record so far, and the first and last lines it matched (a line is

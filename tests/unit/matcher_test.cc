@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "base/diagnostic.h"
@@ -314,12 +315,54 @@ TEST_CASE("a bundle must be an array of records with an id and a regex") {
     INFO(text);
     CHECK_THROWS_WITH(match_records_from_bundle(nlohmann::json::parse(text)),
                       Catch::Contains(message));
+    CHECK_THROWS_WITH(match_records_from_bundle_text(text), Catch::Contains(message));
   };
   fails(R"({"id": "a/x"})", "a bundle is a JSON array of records, not object");
   fails(R"([{"id": "a/x", "regex": "x"}, 3])", "record 2 of the bundle is not a JSON object");
   fails(R"([{"id": "a/x", "regex": "x"}, {"id": "b/y"}])",
         "record 2 of the bundle has no text 'regex'");
   fails(R"([{"id": 1, "regex": "x"}])", "record 1 of the bundle has no text 'id'");
+}
+
+TEST_CASE("a bundle read from its text gives the records its whole document gives") {
+  // Keys a record does not use, at every depth, some named as the used ones; repeated keys.
+  const std::string text = R"([
+    {"id": "a/x", "title": {"id": "not me", "regex": "nor me"}, "signature": "A x",
+     "regex": "x+", "fix_success_rate": 1, "related": [{"id": "b/y", "how": "no"}],
+     "workarounds": [{"action": "w1", "how": "h1", "success_rate": 0.25, "steps": ["s"]},
+                     {"action": "w2", "how": {"how": "deep"}, "success_rate": 0.5,
+                      "notes": {"action": "deeper"}}],
+     "dead_ends": [{"action": "d1", "fail_rate": 0.75, "why": "because"}, "odd", [1]],
+     "zh": {"signature": "not me", "dead_ends": [{"action": "nor me"}]}},
+    {"id": "b/y", "regex": "y", "regex": "z", "fix_success_rate": "high",
+     "workarounds": {"action": "not a list"}, "dead_ends": [{"action": 3, "fail_rate": "x"}]}
+  ])";
+  const std::vector<MatchRecord> whole = match_records_from_bundle(nlohmann::json::parse(text));
+  const std::vector<MatchRecord> read = match_records_from_bundle_text(text);
+  const auto action = [](const MatchAction& a) { return std::tuple(a.action, a.how, a.rate); };
+  REQUIRE(read.size() == 2);
+  REQUIRE(whole.size() == 2);
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    CHECK(read[i].id == whole[i].id);
+    CHECK(read[i].signature == whole[i].signature);
+    CHECK(read[i].regex == whole[i].regex);
+    CHECK(read[i].fix_success_rate == whole[i].fix_success_rate);
+    REQUIRE(read[i].best_workaround.has_value() == whole[i].best_workaround.has_value());
+    if (read[i].best_workaround)
+      CHECK(action(*read[i].best_workaround) == action(*whole[i].best_workaround));
+    REQUIRE(read[i].dead_ends.size() == whole[i].dead_ends.size());
+    for (std::size_t d = 0; d < read[i].dead_ends.size(); ++d)
+      CHECK(action(read[i].dead_ends[d]) == action(whole[i].dead_ends[d]));
+  }
+  CHECK(read[0].signature == "A x");
+  CHECK(read[0].best_workaround->action == "w2");
+  CHECK(read[0].best_workaround->how.empty());
+  REQUIRE(read[0].dead_ends.size() == 1);
+  CHECK(action(read[0].dead_ends[0]) == std::tuple(std::string("d1"), std::string(), 0.75));
+  CHECK(read[1].regex == "z");
+  CHECK_FALSE(read[1].best_workaround);
+  CHECK_THROWS_AS(match_records_from_bundle_text(R"([{"id": "a/x", "regex": "x"})"),
+                  nlohmann::json::parse_error);
 }
 
 TEST_CASE("a regex RE2 rejects is reported and never matches") {
