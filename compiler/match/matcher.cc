@@ -267,9 +267,10 @@ void Matcher::scan_piece(std::string_view piece, std::size_t line_number, Best& 
   const std::vector<std::size_t>& candidates = index.candidates(line, scratch);
   int error_line = -1;
   std::size_t line_code_points = 0;
-  for (const std::size_t pattern : candidates) {
+  // Offers the hit of a pattern, if it matches; returns its coverage (-1: no hit).
+  const auto offer = [&](std::size_t pattern) {
     const std::optional<std::string_view> span = index.match(pattern, line, scratch);
-    if (!span || span->empty()) continue;
+    if (!span || span->empty()) return -1;
     if (error_line < 0) {
       error_line = looks_like_error(line) ? 1 : 0;
       line_code_points = code_points(line);
@@ -283,6 +284,21 @@ void Matcher::scan_piece(std::string_view piece, std::size_t line_number, Best& 
     best.offer(*this,
                Hit{record, rank, by_signature, line_number, {}, begin, begin + span->size(), 1},
                line);
+    return rank.coverage;
+  };
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const std::size_t pattern = candidates[c];
+    if (pattern % 2 == 1 || c + 1 == candidates.size() || candidates[c + 1] != pattern + 1) {
+      offer(pattern);
+      continue;
+    }
+    // Both patterns of the record: its signature first. When that covers the whole line, the
+    // regex's hit cannot rank higher unless its specificity is higher, and is not sought (an
+    // error message that is exactly a signature then costs no regex search).
+    const std::size_t record = pattern / 2;
+    ++c;
+    if (offer(pattern + 1) < 1000 || regex_specificity_[record] > signature_specificity_[record])
+      offer(pattern);
   }
 }
 

@@ -170,6 +170,28 @@ TEST_CASE("an entry also matches by its signature, as literal text ignoring case
   CHECK(regexes_only.match_line("kernel: device (gpu 0) LOST: xid 79").empty());
 }
 
+TEST_CASE("an entry's regex is sought unless its signature covers the whole line") {
+  const Matcher matcher({record("a/disk", "(?i)disk full on /dev/\\w+", 0.5, "disk full"),
+                         record("b/broad", "(?i)disk.*", 0.5, "Disk FULL")});
+  // The signature covers part of the line; the regex, all of it.
+  std::vector<Hit> hits = matcher.match_line("Disk full on /dev/sda1");
+  REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/disk", "b/broad"});
+  CHECK_FALSE(hits[0].by_signature);
+  CHECK(hits[0].rank == Rank{0, 1000, 18, 0, 500});
+  CHECK_FALSE(hits[1].by_signature);
+  CHECK(hits[1].rank == Rank{0, 1000, 4, 0, 500});
+  // The line is the signature, which outranks the broader regex covering it too.
+  hits = matcher.match_line("disk full");
+  REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/disk", "b/broad"});
+  CHECK(hits[1].by_signature);
+  CHECK(hits[1].rank == Rank{0, 1000, 9, 1, 500});
+  hits = matcher.match_text("disk full\ndisk full on /dev/sdb\n", 5);
+  REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/disk", "b/broad"});
+  CHECK(hits[0].line_number == 2);
+  CHECK(hits[0].lines == 2);
+  CHECK(hits[1].lines == 2);
+}
+
 TEST_CASE("ranking: of two matches as good, the entry whose signature it is comes first") {
   CHECK(ranked({record("a/regex", "(?i)exec format error", 0.9),
                 record("b/signature", "exec format", 0.1, "exec format error")},
