@@ -90,7 +90,8 @@ std::size_t count_lines(std::string_view text) {
 }
 
 // The keys of a record that match_record reads (at depth 2 of a bundle), and of its
-// workarounds and dead ends (at depth 4).
+// workarounds and dead ends (at depth 4): match_records_from_bundle_text drops every other key,
+// so a key match_record starts reading must be added here.
 bool record_key(std::string_view key) {
   return key == "id" || key == "signature" || key == "regex" || key == "fix_success_rate" ||
          key == "workarounds" || key == "dead_ends";
