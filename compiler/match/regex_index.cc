@@ -54,6 +54,31 @@ std::size_t group_of(std::string_view pattern) {
   return 0;
 }
 
+// Whether RE2, ignoring case, matches the atom `atom` (lowercased by FilteredRE2) exactly where
+// fold_for_atoms(text) holds it, so that the AtomFinder can find it: its ASCII letters fold as
+// fold_for_atoms folds them, and each run of it beyond ASCII matches only itself, which RE2's
+// PossibleMatchRange shows by giving the run as both bounds (every anchored match lies between
+// them). Chinese, Japanese and Korean have no case; é, ß and Cyrillic letters do.
+bool caseless_beyond_ascii(std::string_view atom) {
+  const auto ascii = [](char c) { return static_cast<unsigned char>(c) < 0x80; };
+  for (std::size_t at = 0; at < atom.size();) {
+    if (ascii(atom[at])) {
+      ++at;
+      continue;
+    }
+    std::size_t end = at;
+    while (end < atom.size() && !ascii(atom[end])) ++end;
+    const std::string run(atom.substr(at, end - at));
+    const RE2 regex("(?i)" + RE2::QuoteMeta(run), entry_regex_options());
+    std::string min, max;
+    if (!regex.ok() || !regex.PossibleMatchRange(&min, &max, static_cast<int>(4 * run.size())) ||
+        min != run || max != run)
+      return false;
+    at = end;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool fold_for_atoms(std::string_view text, std::string& out) {
@@ -153,16 +178,17 @@ void RegexIndex::index_atoms() {
   std::unordered_map<std::string_view, int> finder_index;
   for (int atom = 0; atom < static_cast<int>(atoms_.size()); ++atom) {
     const std::string& text = atoms_[atom];
-    if (!is_ascii(text)) {  // RE2 lowercased it for all of Unicode: see folded_set_
-      folded_atoms_.push_back(atom);
-      folded_match_ascii_ = folded_match_ascii_ || text.find(kLongS) != std::string::npos ||
-                            text.find(kKelvinSign) != std::string::npos;
-    } else if (text.size() < AtomFinder::kMinAtomBytes) {
-      short_atoms_.push_back(atom);
-    } else {
+    if (text.size() >= AtomFinder::kMinAtomBytes &&
+        (is_ascii(text) || caseless_beyond_ascii(text))) {
       finder_index.emplace(text, static_cast<int>(found_by_finder.size()));
       finder_atoms_.push_back(atom);
       found_by_finder.push_back(text);
+    } else if (is_ascii(text)) {
+      short_atoms_.push_back(atom);
+    } else {  // RE2 lowercased it for all of Unicode, and it has case: see folded_set_
+      folded_atoms_.push_back(atom);
+      folded_match_ascii_ = folded_match_ascii_ || text.find(kLongS) != std::string::npos ||
+                            text.find(kKelvinSign) != std::string::npos;
     }
   }
   std::vector<std::pair<int, std::size_t>> literals;  // (finder_ atom, entry)

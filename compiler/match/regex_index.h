@@ -7,10 +7,11 @@
 // and group (below), each core compiling its own.
 //
 // Finding the atoms in a text is a multi-literal search. An AtomFinder does it over the text
-// lowercased (0.5 us for a typical log line), with a small RE2::Set for the atoms beyond ASCII,
-// which RE2 matches ignoring case for all of Unicode (the text is lowercased for ASCII only), run
-// only on texts beyond ASCII, and another for the regexes that have no atoms at all, which would
-// otherwise run on every text (a Set costs about 0.4 us a line however small it is). One
+// lowercased (0.5 us for a typical log line), with a small RE2::Set for the atoms beyond ASCII
+// that have case (é, ß, Cyrillic: RE2 matches them ignoring case for all of Unicode, and the
+// text is lowercased for ASCII only), run only on texts beyond ASCII; those without case, such
+// as Chinese, are found by the AtomFinder. Another Set holds the regexes that have no atoms, which
+// would otherwise run on every text (a Set costs about 0.4 us a line however small it is). One
 // RE2::Set of all the atoms was slower, even on a log once its DFA had learnt the kind of text
 // (1.2 us a line, and seconds to learn a few thousand varied texts).
 //

@@ -161,6 +161,36 @@ TEST_CASE("RegexIndex finds a match that ignores case through the long s and the
   }
 }
 
+TEST_CASE("RegexIndex finds atoms beyond ASCII with case and without, mixed with ASCII letters") {
+  // Chinese and Korean have no case (the AtomFinder finds them as they are); é, È and Cyrillic
+  // do (a Set finds them ignoring case); ASCII letters beside them fold as ever, ſ and K too.
+  const std::vector<std::string> patterns = {
+      "(?i)内存不足",     "(?i)cuda错误.*显存", "(?i)한국.*긴급",      "(?i)café crème",
+      "(?i)ошибка диска", "(?i)mask错误",       "(?i)错误: caf\\x{e9}"};
+  const std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
+  const std::vector<std::string> texts = {"内存不足",
+                                          "CUDA错误: 显存不够",
+                                          "한국 긴급 전화",
+                                          "CAFÉ CRÈME",
+                                          "Café Crème",
+                                          "ОШИБКА ДИСКА",
+                                          "Ошибка Диска",
+                                          "MA\xc5\xbf\xe2\x84\xaa"
+                                          "错误",
+                                          "错误: CAFÉ",
+                                          "内存 不足",
+                                          "nothing"};
+  const RegexIndex index(views);
+  for (const std::string& text : texts) {
+    INFO(text);
+    const std::vector<std::size_t> brute = each_regex_on(index, patterns.size(), text);
+    CHECK(brute.empty() == (text == "nothing" || text == "内存 不足"));
+    const std::vector<std::size_t> candidates = index.candidates(text);
+    CHECK(std::includes(candidates.begin(), candidates.end(), brute.begin(), brute.end()));
+    CHECK(index.matching(text) == brute);
+  }
+}
+
 TEST_CASE("fold_for_atoms lowers ASCII letters at every position and maps the long s and Kelvin") {
   std::string folded;
   CHECK(fold_for_atoms("", folded));
