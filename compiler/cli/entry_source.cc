@@ -33,6 +33,12 @@ std::string bundle_text(std::string_view command, const std::string& path) {
   return fs.read(path);
 }
 
+// "kbc <command>: <path>: <message>", for what is wrong inside the bundle.
+ToolError bundle_error(std::string_view command, const std::string& path,
+                       const std::string& message) {
+  return ToolError("kbc " + std::string(command) + ": " + path + ": " + message);
+}
+
 }  // namespace
 
 template <typename Json>
@@ -41,7 +47,7 @@ Json read_bundle(std::string_view command, const std::string& path) {
   try {
     return Json::parse(text);
   } catch (const nlohmann::json::exception& error) {
-    throw ToolError("kbc " + std::string(command) + ": " + path + ": " + json_error(error));
+    throw bundle_error(command, path, json_error(error));
   }
 }
 
@@ -54,7 +60,7 @@ std::vector<MatchRecord> bundle_match_records(std::string_view command, const st
   try {
     return match_records_from_bundle(bundle);
   } catch (const ToolError& error) {
-    throw ToolError("kbc " + std::string(command) + ": " + path + ": " + error.what());
+    throw bundle_error(command, path, error.what());
   }
 }
 
@@ -64,9 +70,9 @@ std::vector<MatchRecord> read_bundle_match_records(std::string_view command,
   try {
     return match_records_from_bundle_text(text);
   } catch (const nlohmann::json::exception& error) {
-    throw ToolError("kbc " + std::string(command) + ": " + path + ": " + json_error(error));
+    throw bundle_error(command, path, json_error(error));
   } catch (const ToolError& error) {
-    throw ToolError("kbc " + std::string(command) + ": " + path + ": " + error.what());
+    throw bundle_error(command, path, error.what());
   }
 }
 
