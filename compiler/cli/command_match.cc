@@ -6,7 +6,6 @@
 // dead ends to avoid. The entries come from a knowledge base's YAML (schema-valid entries; no
 // lint) or from a published bundle, for consumers who have no YAML. Like grep, it exits 0 when
 // something matched and 1 when nothing did; 2 is a usage or tool error.
-#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -170,12 +169,7 @@ int run_match(const Arguments& arguments) {
   phase.emplace("index");
   const Matcher& matcher = kept_until_exit<Matcher>(std::move(records));
   phase.emplace("scan");
-  // Each regex's DFA reads memory before it writes it (RE2's sparse sets). In pages never
-  // touched, the read maps the kernel's shared zero page and the write then faults to copy it,
-  // which with two threads interrupts the other core to flush its TLB. glibc's M_PERTURB fills
-  // each block as it is allocated, so pages are written first: on bench/match.sh's 100 MB log
-  // the scan's system time falls from 0.7 s to 0.25 s and its wall time by about 8%.
-  mallopt(M_PERTURB, 0x55);
+  prepare_allocator_for_scan();
   if (const std::size_t bad = matcher.regex_errors().size(); bad > 0 && !from_bundle) {
     std::cerr << "kbc match: " << bad << (bad == 1 ? " entry has a regex" : " entries have regexes")
               << " that RE2 does not accept (kbc lint says which); they match by signature only\n";

@@ -1,5 +1,7 @@
 #include "match/matcher.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -417,6 +419,8 @@ void LogScan::scan_buffered(bool all) {
   }
   buffer_.erase(0, consumed);
 }
+
+void prepare_allocator_for_scan() { mallopt(M_PERTURB, 0x55); }
 
 nlohmann::ordered_json hit_json(const Matcher& matcher, const Hit& hit, std::size_t position) {
   const MatchRecord& record = matcher.records()[hit.record];
