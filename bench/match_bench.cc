@@ -232,6 +232,11 @@ void measure_retrieval(const Options& options) {
   report_retrieval("self-retrieval by signature", by_signature);
   report_retrieval("  the same, regexes alone (no signature lookup)",
                    retrieve(regexes_only, signatures, unique, options.misses));
+  // The figures to beat, which issue 5 gives for the corpus this knowledge base comes from.
+  std::cout
+      << "  the original project on its corpus (issue 5): its agent interface ranks the wrong "
+         "entry first for about a quarter of the entries; its other lookup misses about "
+         "3.5%\n";
   if (samples.empty()) {
     std::cout << "self-retrieval by sample: no samples in this knowledge base\n";
   } else {
