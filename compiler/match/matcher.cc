@@ -232,15 +232,13 @@ Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
     signature_specificity_.push_back(static_cast<int>(code_points(trim(record.signature))));
     fix_rate_.push_back(rate_permille(record.fix_success_rate));
   }
-  index_ = std::make_unique<RegexIndex>(patterns, literal);
-  bool any_low = false;
+  index_ = std::make_unique<RegexIndex>(patterns, literal, error_words());
   for (std::size_t i = 0; i < records_.size(); ++i) {
     const std::string_view signature = trim(records_[i].signature);
-    const bool low = low_severity_line(signature.substr(0, signature.find('\n')));
-    any_low = any_low || low;
-    if (!low) patterns[2 * i] = patterns[2 * i + 1] = std::nullopt;
+    if (!low_severity_line(signature.substr(0, signature.find('\n'))))
+      patterns[2 * i] = patterns[2 * i + 1] = std::nullopt;
   }
-  if (any_low) low_index_ = std::make_unique<RegexIndex>(patterns, literal);
+  low_index_ = std::make_unique<RegexIndex>(patterns, literal, error_words());
 }
 
 Matcher::~Matcher() = default;
@@ -266,18 +264,20 @@ bool Matcher::before(const Hit& a, const Hit& b) const {
 void Matcher::scan_piece(std::string_view piece, std::size_t line_number, Best& best,
                          const RegexIndex& index, RegexIndex::Scratch& scratch) const {
   const std::string_view line = trim(piece);
-  if (line.empty()) return;
-  const std::vector<std::size_t>& candidates = index.candidates(line, scratch);
-  int error_line = -1;
+  if (!line.empty())
+    offer_hits(line, line_number, index.candidates(line, scratch), best, index, scratch);
+}
+
+void Matcher::offer_hits(std::string_view line, std::size_t line_number,
+                         const std::vector<std::size_t>& candidates, Best& best,
+                         const RegexIndex& index, RegexIndex::Scratch& scratch) const {
+  const int error_line = scratch.marked() ? 1 : 0;  // the error words are the index's markers
   std::size_t line_code_points = 0;
   // Offers the hit of a pattern, if it matches; returns its coverage (-1: no hit).
   const auto offer = [&](std::size_t pattern) {
     const std::optional<std::string_view> span = index.match(pattern, line, scratch);
     if (!span || span->empty()) return -1;
-    if (error_line < 0) {
-      error_line = looks_like_error(line) ? 1 : 0;
-      line_code_points = code_points(line);
-    }
+    if (line_code_points == 0) line_code_points = code_points(line);
     const std::size_t record = pattern / 2;
     const bool by_signature = pattern % 2 == 1;
     const Rank rank{error_line, coverage_permille(code_points(*span), line_code_points),
@@ -313,11 +313,19 @@ void Matcher::scan_lines(std::string_view text, std::size_t first_line, bool log
     const std::size_t newline = text.find('\n');
     std::string_view line = text.substr(0, newline);
     text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
-    if (log && !(first && continued) && line.size() <= kMaxLineBytes && low_severity_line(line)) {
-      if (low_index_) scan_piece(line, line_number, best, *low_index_, scratch.low);
-      ++best.low_lines;
-      ++line_number;
-      continue;
+    if (log && !(first && continued) && line.size() <= kMaxLineBytes) {
+      // A line that declares a low severity and has no error word (low_severity_line), found
+      // with the low index's candidates in one pass.
+      const std::string_view trimmed = trim(line);
+      if (declares_low_severity(trimmed)) {
+        const std::vector<std::size_t>& candidates = low_index_->candidates(trimmed, scratch.low);
+        if (!scratch.low.marked()) {
+          offer_hits(trimmed, line_number, candidates, best, *low_index_, scratch.low);
+          ++best.low_lines;
+          ++line_number;
+          continue;
+        }
+      }
     }
     for (; line.size() > kMaxLineBytes; line.remove_prefix(kMaxLineBytes))
       scan_piece(line.substr(0, kMaxLineBytes), line_number, best, *index_, scratch.all);

@@ -122,6 +122,10 @@ class Matcher {
   };
   void scan_piece(std::string_view line, std::size_t line_number, Best& best,
                   const RegexIndex& index, RegexIndex::Scratch& scratch) const;
+  // Offers the hits on `line` (trimmed) of the `candidates` that `index` just gave for it.
+  void offer_hits(std::string_view line, std::size_t line_number,
+                  const std::vector<std::size_t>& candidates, Best& best, const RegexIndex& index,
+                  RegexIndex::Scratch& scratch) const;
   // With `log`, lines that declare a low severity are matched against low_index_ only;
   // `continued`: the first line of `text` is the rest of a longer one, matched in full.
   void scan_lines(std::string_view text, std::size_t first_line, bool log, bool continued,
@@ -134,7 +138,7 @@ class Matcher {
   std::vector<int> fix_rate_;
   std::unique_ptr<RegexIndex> index_;  // pattern 2i: record i's regex; 2i+1: its signature
   // The same patterns, only of the records whose signature declares a low severity (and has
-  // no error word); nullptr when there are none.
+  // no error word). Both indexes find the error words as markers.
   std::unique_ptr<RegexIndex> low_index_;
 };
 

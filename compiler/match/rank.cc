@@ -27,9 +27,8 @@ constexpr std::string_view kErrorWords[] = {
 // since RE2 folds nothing but ASCII letters, ſ and K to the ASCII letters of these words. It is
 // faster than that regex (a log's every INFO line is searched) and shared by threads without a
 // lock.
-const AtomFinder& error_words() {
-  static const AtomFinder finder(
-      std::vector<std::string_view>(std::begin(kErrorWords), std::end(kErrorWords)));
+const AtomFinder& error_word_finder() {
+  static const AtomFinder finder(error_words());
   return finder;
 }
 
@@ -156,12 +155,17 @@ int rate_permille(double rate) {
   return static_cast<int>(std::floor(std::min(rate, 1.0) * 1000 + 0.5));
 }
 
+const std::vector<std::string_view>& error_words() {
+  static const std::vector<std::string_view> words(std::begin(kErrorWords), std::end(kErrorWords));
+  return words;
+}
+
 bool looks_like_error(std::string_view line) {
   thread_local std::string folded;
   thread_local std::vector<int> found;
   fold_for_atoms(line, folded);
   found.clear();
-  error_words().find(folded, found);
+  error_word_finder().find(folded, found);
   return !found.empty();
 }
 

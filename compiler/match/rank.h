@@ -24,6 +24,7 @@
 #include <compare>
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 namespace kbc {
 
@@ -49,6 +50,9 @@ int rate_permille(double rate);
 // True when the line contains, ignoring case as RE2's (?i) does, one of the words of kErrorWords
 // in rank.cc ("error", "exception", "fatal", "fail", "traceback", ...).
 bool looks_like_error(std::string_view line);
+// Those words, lowercase: a line looks like an error when, as fold_for_atoms folds it, it holds
+// one of them.
+const std::vector<std::string_view>& error_words();
 
 // How far into a line its severity is looked for: past a timestamp, a thread and a logger name.
 constexpr std::size_t kSeverityBytes = 64;

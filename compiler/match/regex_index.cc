@@ -96,7 +96,8 @@ RE2::Options entry_regex_options() {
 }
 
 RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& given,
-                       const std::vector<bool>& literal)
+                       const std::vector<bool>& literal,
+                       const std::vector<std::string_view>& markers)
     : errors_(given.size()), location_(given.size(), {-1, -1}), literals_(given.size()) {
   // What RE2 compiles: the regexes, and the literals that the atoms cannot find, quoted.
   std::vector<std::optional<std::string_view>> patterns = given;
@@ -121,7 +122,7 @@ RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& given
     for (std::size_t group = 0; group < kGroups; ++group)
       build_shard(*shards_[worker * kGroups + group], begin, end, patterns);
   });
-  index_atoms();
+  index_atoms(markers);
   build_sets();
 }
 
@@ -149,8 +150,8 @@ void RegexIndex::build_shard(Shard& shard, std::size_t begin, std::size_t end,
 }
 
 // The shards' atoms, each distinct text once, filed by how the text is searched for, and the
-// literals found by finder_ too.
-void RegexIndex::index_atoms() {
+// literals and markers found by finder_ too.
+void RegexIndex::index_atoms(const std::vector<std::string_view>& markers) {
   std::unordered_map<std::string_view, int> distinct;
   for (std::uint32_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
@@ -203,6 +204,17 @@ void RegexIndex::index_atoms() {
     literals.emplace_back(it->second, entry);
   }
   std::sort(literals.begin(), literals.end());
+  for (const std::string_view marker : markers) {
+    const auto [it, added] =
+        finder_index.try_emplace(marker, static_cast<int>(found_by_finder.size()));
+    if (added) {
+      finder_atoms_.push_back(-1);
+      found_by_finder.push_back(marker);
+    }
+    finder_markers_.resize(found_by_finder.size());
+    finder_markers_[static_cast<std::size_t>(it->second)] = true;
+  }
+  finder_markers_.resize(found_by_finder.size());
   finder_literals_.assign(found_by_finder.size() + 1, 0);
   for (const auto& [atom, entry] : literals) {
     ++finder_literals_[static_cast<std::size_t>(atom) + 1];
@@ -236,7 +248,9 @@ void RegexIndex::find_atoms(std::string_view text, Scratch& scratch) const {
   std::vector<std::size_t>& literals = scratch.literals;
   literals.clear();
   std::size_t atoms = 0;
+  scratch.marked_ = false;
   for (int f : found) {
+    scratch.marked_ = scratch.marked_ || finder_markers_[f];
     for (std::uint32_t i = finder_literals_[f]; i < finder_literals_[f + 1]; ++i)
       literals.push_back(literal_entries_[i]);
     if (finder_atoms_[f] >= 0) found[atoms++] = finder_atoms_[f];

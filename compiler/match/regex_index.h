@@ -53,8 +53,13 @@ class RegexIndex {
   // the text quoted after "(?i)": a text of ASCII (nearly all signatures) is then found with the
   // atoms, and never compiled (half the compiling time of `kbc match`, and on a log each RE2
   // regex also compiles a reverse program and a DFA the first time it matches).
+  //
+  // `markers` are texts (ASCII, lowercase, AtomFinder::kMinAtomBytes or more) that `candidates`
+  // looks for with the atoms, in the same pass, and reports in Scratch::marked: the matcher's
+  // error words, which it needs on every line of a log.
   explicit RegexIndex(const std::vector<std::optional<std::string_view>>& patterns,
-                      const std::vector<bool>& literal = {});
+                      const std::vector<bool>& literal = {},
+                      const std::vector<std::string_view>& markers = {});
   ~RegexIndex();
 
   // Entry i's compiled regex, or nullptr when it has none, it did not compile, or it is a
@@ -68,6 +73,10 @@ class RegexIndex {
   // Buffers that `candidates` reuses from text to text, and the regexes FilteredRE2 let
   // through for each set of atoms seen: one per thread.
   class Scratch {
+   public:
+    // Whether the text of the last `candidates` holds a marker, where fold_for_atoms holds it.
+    bool marked() const { return marked_; }
+
    private:
     friend class RegexIndex;
     std::string lower;
@@ -84,6 +93,7 @@ class RegexIndex {
     const std::vector<std::size_t> none;  // the answer for no atoms
     std::vector<std::size_t> literals;    // the literal entries found in the text
     std::string folded;                   // for `match` of a literal
+    bool marked_ = false;
   };
 
   // Entry i's leftmost match in `text` (possibly empty), or nullopt when it does not match.
@@ -112,7 +122,7 @@ class RegexIndex {
 
   void build_shard(Shard& shard, std::size_t begin, std::size_t end,
                    const std::vector<std::optional<std::string_view>>& patterns);
-  void index_atoms();
+  void index_atoms(const std::vector<std::string_view>& markers);
   void build_sets();
   // The distinct atoms found in `text` into scratch.found, sorted.
   void find_atoms(std::string_view text, Scratch& scratch) const;
@@ -132,6 +142,7 @@ class RegexIndex {
   std::vector<int> finder_atoms_;       // finder_'s atom index -> atoms_ index, or -1
   std::vector<std::uint32_t> finder_literals_;  // finder_'s atom f -> its literal entries, which
   std::vector<std::size_t> literal_entries_;    // are [finder_literals_[f], [f + 1]) of these
+  std::vector<bool> finder_markers_;            // finder_'s atom f -> it is a marker
   std::vector<std::string> literals_;  // entry -> its literal text lowercased, if found by finder_
   std::vector<int> short_atoms_;       // FilteredRE2 prunes these; kept correct if not
   std::vector<int> folded_atoms_;      // not ASCII: matched by folded_set_

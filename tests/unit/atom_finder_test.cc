@@ -9,6 +9,7 @@
 
 #include "base/text.h"
 #include "match/atom_finder.h"
+#include "match/rank.h"
 #include "match/regex_index.h"
 
 using namespace kbc;
@@ -157,6 +158,29 @@ TEST_CASE("RegexIndex finds atoms beyond ASCII with case and without, mixed with
                      "错误",
                      "错误: CAFÉ", "内存 不足", "nothing"},
                     {"内存 不足", "nothing"});
+}
+
+TEST_CASE("RegexIndex reports its markers with the candidates of each text, and only then") {
+  // The matcher's markers are the error words. "fatal" is also the atom of a regex and "timeout"
+  // a literal pattern: a marker is reported whatever else finds the same text.
+  const std::vector<std::optional<std::string_view>> patterns{"(?i)disk full", "(?i)fatal",
+                                                              "timeout"};
+  const std::vector<bool> literal{false, false, true};
+  const RegexIndex plain(patterns, literal);
+  const RegexIndex marked(patterns, literal, error_words());
+  const RegexIndex markers_only({std::nullopt}, {}, error_words());  // a log's low index may be
+  RegexIndex::Scratch scratch, only_scratch;
+  for (const std::string text :
+       {"DISK FULL", "Fatal: disk full", "connect TIMED OUT", "timeout", "all good", "", "ab",
+        "\u017Fegfault", "\u212Ailled", "x: No Such file", "can not, no-such", "Can't open",
+        "\xff\xfe error \xc3", "\u00E9rror", "all good"}) {
+    INFO(text);
+    const std::vector<std::size_t> candidates = marked.candidates(text, scratch);
+    CHECK(candidates == plain.candidates(text));  // markers change no candidate
+    CHECK(scratch.marked() == looks_like_error(text));
+    CHECK(markers_only.candidates(text, only_scratch).empty());
+    CHECK(only_scratch.marked() == looks_like_error(text));
+  }
 }
 
 TEST_CASE("fold_for_atoms lowers ASCII letters at every position and maps the long s and Kelvin") {
