@@ -91,16 +91,204 @@ std::size_t count_lines(std::string_view text) {
   return lines;
 }
 
-// The keys of a record that match_record reads (at depth 2 of a bundle), and of its
-// workarounds and dead ends (at depth 4): match_records_from_bundle_text drops every other key,
-// so a key match_record starts reading must be added here.
-bool record_key(std::string_view key) {
-  return key == "id" || key == "signature" || key == "regex" || key == "fix_success_rate" ||
-         key == "workarounds" || key == "dead_ends";
+// Keeps `action` as the record's best workaround when its rate is the highest so far (the first
+// on a tie).
+void offer_workaround(MatchRecord& record, MatchAction&& action) {
+  if (!record.best_workaround || action.rate > record.best_workaround->rate)
+    record.best_workaround = std::move(action);
 }
-bool action_key(std::string_view key) {
-  return key == "action" || key == "how" || key == "success_rate" || key == "fail_rate";
-}
+
+// The records of a bundle from the events of nlohmann's SAX parser, as match_records_from_bundle
+// reads them from the document: the fields that match_record reads (the last of repeated keys,
+// empty when of another type), nothing else built. The first record at fault is reported, as
+// there, once the whole text has parsed: a syntax error anywhere comes first.
+class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::vector<MatchRecord> take() {
+    if (!error_.empty()) throw ToolError(error_);
+    return std::move(records_);
+  }
+
+  bool null() override { return value(Kind::other, "null"); }
+  bool boolean(bool) override { return value(Kind::other, "boolean"); }
+  bool number_integer(number_integer_t number) override {
+    return value(Kind::number, "number", {}, static_cast<double>(number));
+  }
+  bool number_unsigned(number_unsigned_t number) override {
+    return value(Kind::number, "number", {}, static_cast<double>(number));
+  }
+  bool number_float(number_float_t number, const string_t&) override {
+    return value(Kind::number, "number", {}, number);
+  }
+  bool string(string_t& text) override { return value(Kind::text, "string", &text); }
+  bool binary(binary_t&) override { return value(Kind::other, "binary"); }
+  bool start_object(std::size_t) override { return value(Kind::object, "object"); }
+  bool start_array(std::size_t) override { return value(Kind::array, "array"); }
+  bool end_object() override { return end(); }
+  bool end_array() override { return end(); }
+
+  bool key(string_t& key) override {
+    if (roles_.back() == Role::record) {
+      field_ = key == "id"                 ? Field::id
+               : key == "signature"        ? Field::signature
+               : key == "regex"            ? Field::regex
+               : key == "fix_success_rate" ? Field::fix_success_rate
+               : key == "workarounds"      ? Field::workarounds
+               : key == "dead_ends"        ? Field::dead_ends
+                                           : Field::none;
+    } else if (roles_.back() == Role::action) {
+      const bool workaround = list_ == Field::workarounds;
+      action_field_ = key == "action"                                      ? Field::action
+                      : key == "how" && workaround                         ? Field::how
+                      : key == (workaround ? "success_rate" : "fail_rate") ? Field::rate
+                                                                           : Field::none;
+    }
+    return true;
+  }
+
+  bool parse_error(std::size_t, const std::string&,
+                   const nlohmann::detail::exception& error) override {
+    // Thrown as nlohmann::json::parse would throw it.
+    if (const auto* syntax = dynamic_cast<const nlohmann::json::parse_error*>(&error))
+      throw *syntax;
+    if (const auto* range = dynamic_cast<const nlohmann::json::out_of_range*>(&error)) throw *range;
+    throw ToolError(error.what());
+  }
+
+ private:
+  enum class Kind { text, number, object, array, other };
+  // What an open object or array is: only these are read into.
+  enum class Role { bundle, record, list, action, other };
+  enum class Field {
+    none,
+    id,
+    signature,
+    regex,
+    fix_success_rate,
+    workarounds,
+    dead_ends,
+    action,
+    how,
+    rate
+  };
+
+  // A value begins (a scalar, or an object or array opening) in the innermost open container.
+  bool value(Kind kind, const char* type, const std::string* text = nullptr, double number = 0) {
+    Role role = Role::other;
+    switch (roles_.empty() ? Role::other : roles_.back()) {
+      case Role::bundle:
+        role = start_record(kind);
+        break;
+      case Role::record:
+        role = record_value(kind, text, number);
+        break;
+      case Role::list:
+        if (kind == Kind::object) {
+          action_ = {};
+          role = Role::action;
+        }
+        break;
+      case Role::action:
+        set(action_field_ == Field::action ? &action_.action
+            : action_field_ == Field::how  ? &action_.how
+                                           : nullptr,
+            action_field_ == Field::rate ? &action_.rate : nullptr, kind, text, number);
+        break;
+      case Role::other:
+        if (roles_.empty()) {
+          if (kind == Kind::array)
+            role = Role::bundle;
+          else
+            fail(std::string("a bundle is a JSON array of records, not ") + type);
+        }
+        break;
+    }
+    if (kind == Kind::object || kind == Kind::array) roles_.push_back(role);
+    return true;
+  }
+
+  Role start_record(Kind kind) {
+    ++count_;
+    if (kind != Kind::object) {
+      fail(where() + " is not a JSON object");
+      return Role::other;
+    }
+    record_ = {};
+    id_is_text_ = regex_is_text_ = false;
+    return Role::record;
+  }
+
+  Role record_value(Kind kind, const std::string* text, double number) {
+    switch (field_) {
+      case Field::id:
+        id_is_text_ = kind == Kind::text;
+        set(&record_.id, nullptr, kind, text, number);
+        break;
+      case Field::regex:
+        regex_is_text_ = kind == Kind::text;
+        set(&record_.regex, nullptr, kind, text, number);
+        break;
+      case Field::signature:
+        set(&record_.signature, nullptr, kind, text, number);
+        break;
+      case Field::fix_success_rate:
+        set(nullptr, &record_.fix_success_rate, kind, text, number);
+        break;
+      case Field::workarounds:
+      case Field::dead_ends:
+        (field_ == Field::workarounds ? record_.best_workaround.reset()
+                                      : record_.dead_ends.clear());
+        if (kind == Kind::array) {
+          list_ = field_;
+          return Role::list;
+        }
+        break;
+      default:
+        break;
+    }
+    return Role::other;
+  }
+
+  // A scalar field: its text or its number, or empty when the value is of another kind.
+  static void set(std::string* to_text, double* to_number, Kind kind, const std::string* text,
+                  double number) {
+    if (to_text) *to_text = kind == Kind::text ? *text : std::string();
+    if (to_number) *to_number = kind == Kind::number ? number : 0;
+  }
+
+  bool end() {
+    const Role role = roles_.back();
+    roles_.pop_back();
+    if (role == Role::action) {
+      if (list_ == Field::workarounds)
+        offer_workaround(record_, std::move(action_));
+      else
+        record_.dead_ends.push_back({std::move(action_.action), "", action_.rate});
+    } else if (role == Role::record) {
+      if (!id_is_text_) fail(where() + " has no text 'id'");
+      if (!regex_is_text_) fail(where() + " has no text 'regex'");
+      records_.push_back(std::move(record_));
+    }
+    return true;
+  }
+
+  std::string where() const { return "record " + std::to_string(count_) + " of the bundle"; }
+  void fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+  }
+
+  std::vector<Role> roles_;  // the open containers, outermost first
+  std::vector<MatchRecord> records_;
+  std::size_t count_ = 0;  // the values of the bundle so far
+  MatchRecord record_;
+  bool id_is_text_ = false;
+  bool regex_is_text_ = false;
+  Field field_ = Field::none;  // the record's key being read
+  Field list_ = Field::none;   // workarounds or dead_ends, the list being read
+  MatchAction action_;
+  Field action_field_ = Field::none;  // the action's key being read
+  std::string error_;                 // the first record at fault
+};
 
 }  // namespace
 
@@ -112,10 +300,8 @@ MatchRecord match_record(const nlohmann::json& object) {
                      std::nullopt,
                      {}};
   for (const nlohmann::json* item : objects_in(object, "workarounds")) {
-    MatchAction action{text_field(*item, "action"), text_field(*item, "how"),
-                       number_field(*item, "success_rate")};
-    if (!record.best_workaround || action.rate > record.best_workaround->rate)
-      record.best_workaround = std::move(action);
+    offer_workaround(record, {text_field(*item, "action"), text_field(*item, "how"),
+                              number_field(*item, "success_rate")});
   }
   for (const nlohmann::json* item : objects_in(object, "dead_ends")) {
     record.dead_ends.push_back({text_field(*item, "action"), "", number_field(*item, "fail_rate")});
@@ -153,14 +339,9 @@ std::vector<MatchRecord> match_records_from_bundle(const nlohmann::json& bundle)
 }
 
 std::vector<MatchRecord> match_records_from_bundle_text(std::string_view json) {
-  // nlohmann calls back with the depth of the object a key is in: 2 for a record of the bundle
-  // (an array of objects), 4 for a workaround or a dead end. Keys anywhere else are kept.
-  const auto keep = [](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    if (event != nlohmann::json::parse_event_t::key) return true;
-    const std::string& key = parsed.get_ref<const std::string&>();
-    return depth == 2 ? record_key(key) : depth == 4 ? action_key(key) : true;
-  };
-  return match_records_from_bundle(nlohmann::json::parse(json, keep));
+  BundleReader reader;
+  nlohmann::json::sax_parse(json, &reader);
+  return reader.take();
 }
 
 // The best hit of each record so far, and the first and last lines it matched (a line is

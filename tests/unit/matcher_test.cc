@@ -344,6 +344,38 @@ TEST_CASE("a bundle must be an array of records with an id and a regex") {
   fails(R"([{"id": "a/x", "regex": "x"}, {"id": "b/y"}])",
         "record 2 of the bundle has no text 'regex'");
   fails(R"([{"id": 1, "regex": "x"}])", "record 1 of the bundle has no text 'id'");
+  for (const auto& [text, type] : {std::pair{"\"a\"", "string"},
+                                   {"3", "number"},
+                                   {"1.5", "number"},
+                                   {"null", "null"},
+                                   {"true", "boolean"}}) {
+    fails(text, (std::string("a bundle is a JSON array of records, not ") + type).c_str());
+  }
+  // The first record at fault, in order; the last of repeated keys.
+  fails(R"([{"regex": "x"}, 3])", "record 1 of the bundle has no text 'id'");
+  fails(R"([{"id": "a/x", "regex": "x"}, [{"id": "b/y", "regex": "y"}]])",
+        "record 2 of the bundle is not a JSON object");
+  fails(R"([{"id": "a/x", "id": 5, "regex": "x"}])", "record 1 of the bundle has no text 'id'");
+  fails(R"([{"id": "a/x", "regex": "x", "regex": null}])",
+        "record 1 of the bundle has no text 'regex'");
+  // A syntax error anywhere, or a number out of range, comes before any record at fault.
+  for (const char* text : {R"([3, {"id": "a/x")", R"([3, {"id": "a/x", "regex": "x"}] x)",
+                           R"([{"id": "a/x", "regex": "x", "fix_success_rate": 1e999}, 3])"}) {
+    INFO(text);
+    std::string whole, read;
+    try {
+      match_records_from_bundle(nlohmann::json::parse(text));
+    } catch (const nlohmann::json::exception& error) {
+      whole = error.what();
+    }
+    try {
+      match_records_from_bundle_text(text);
+    } catch (const nlohmann::json::exception& error) {
+      read = error.what();
+    }
+    CHECK_FALSE(whole.empty());
+    CHECK(read == whole);
+  }
 }
 
 TEST_CASE("a bundle read from its text gives the records its whole document gives") {
@@ -357,13 +389,18 @@ TEST_CASE("a bundle read from its text gives the records its whole document give
      "dead_ends": [{"action": "d1", "fail_rate": 0.75, "why": "because"}, "odd", [1]],
      "zh": {"signature": "not me", "dead_ends": [{"action": "nor me"}]}},
     {"id": "b/y", "regex": "y", "regex": "z", "fix_success_rate": "high",
-     "workarounds": {"action": "not a list"}, "dead_ends": [{"action": 3, "fail_rate": "x"}]}
+     "workarounds": {"action": "not a list"}, "dead_ends": [{"action": 3, "fail_rate": "x"}]},
+    {"id": 5, "id": "c/z", "signature": ["S"], "regex": "z", "fix_success_rate": 2,
+     "workarounds": [{"action": "gone", "success_rate": 1}],
+     "workarounds": [[{"action": "nested"}], {"action": "w", "how": "h", "how": 7,
+                     "success_rate": 18446744073709551615, "success_rate": 3}],
+     "dead_ends": [{"action": "gone"}], "dead_ends": "none", "signature": {"zh": "S"}}
   ])";
   const std::vector<MatchRecord> whole = match_records_from_bundle(nlohmann::json::parse(text));
   const std::vector<MatchRecord> read = match_records_from_bundle_text(text);
   const auto action = [](const MatchAction& a) { return std::tuple(a.action, a.how, a.rate); };
-  REQUIRE(read.size() == 2);
-  REQUIRE(whole.size() == 2);
+  REQUIRE(read.size() == 3);
+  REQUIRE(whole.size() == 3);
   for (std::size_t i = 0; i < read.size(); ++i) {
     CHECK(read[i].id == whole[i].id);
     CHECK(read[i].signature == whole[i].signature);
@@ -383,6 +420,12 @@ TEST_CASE("a bundle read from its text gives the records its whole document give
   CHECK(action(read[0].dead_ends[0]) == std::tuple(std::string("d1"), std::string(), 0.75));
   CHECK(read[1].regex == "z");
   CHECK_FALSE(read[1].best_workaround);
+  CHECK(read[2].id == "c/z");
+  CHECK(read[2].signature.empty());
+  CHECK(read[2].fix_success_rate == 2);
+  REQUIRE(read[2].best_workaround);
+  CHECK(action(*read[2].best_workaround) == std::tuple(std::string("w"), std::string(), 3.0));
+  CHECK(read[2].dead_ends.empty());
   CHECK_THROWS_AS(match_records_from_bundle_text(R"([{"id": "a/x", "regex": "x"})"),
                   nlohmann::json::parse_error);
 }
