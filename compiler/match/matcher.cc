@@ -236,8 +236,11 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
         break;
       case Field::workarounds:
       case Field::dead_ends:
-        (field_ == Field::workarounds ? record_.best_workaround.reset()
-                                      : record_.dead_ends.clear());
+        if (field_ == Field::workarounds) {
+          record_.best_workaround.reset();  // the last list given is the one read
+        } else {
+          record_.dead_ends.clear();
+        }
         if (kind == Kind::array) {
           list_ = field_;
           return Role::list;
