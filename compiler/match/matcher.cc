@@ -91,6 +91,21 @@ std::size_t count_lines(std::string_view text) {
   return lines;
 }
 
+// What is wrong with a bundle that is JSON but not an array of records, worded once for its two
+// readers (the document's and BundleReader); `record` counts from 1.
+std::string not_an_array(std::string_view type) {
+  return "a bundle is a JSON array of records, not " + std::string(type);
+}
+std::string record_fault(std::size_t record, std::string_view fault) {
+  return "record " + std::to_string(record) + " of the bundle " + std::string(fault);
+}
+std::string not_an_object(std::size_t record) {
+  return record_fault(record, "is not a JSON object");
+}
+std::string no_text(std::size_t record, std::string_view key) {
+  return record_fault(record, "has no text '" + std::string(key) + "'");
+}
+
 // Keeps `action` as the record's best workaround when its rate is the highest so far (the first
 // on a tie).
 void offer_workaround(MatchRecord& record, MatchAction&& action) {
@@ -199,7 +214,7 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
           if (kind == Kind::array)
             role = Role::bundle;
           else
-            fail(std::string("a bundle is a JSON array of records, not ") + type);
+            fail(not_an_array(type));
         }
         break;
     }
@@ -210,7 +225,7 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
   Role start_record(Kind kind) {
     ++count_;
     if (kind != Kind::object) {
-      fail(where() + " is not a JSON object");
+      fail(not_an_object(count_));
       return Role::other;
     }
     record_ = {};
@@ -268,14 +283,13 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
       else
         record_.dead_ends.push_back({std::move(action_.action), "", action_.rate});
     } else if (role == Role::record) {
-      if (!id_is_text_) fail(where() + " has no text 'id'");
-      if (!regex_is_text_) fail(where() + " has no text 'regex'");
+      if (!id_is_text_) fail(no_text(count_, "id"));
+      if (!regex_is_text_) fail(no_text(count_, "regex"));
       records_.push_back(std::move(record_));
     }
     return true;
   }
 
-  std::string where() const { return "record " + std::to_string(count_) + " of the bundle"; }
   void fail(std::string message) {
     if (error_.empty()) error_ = std::move(message);
   }
@@ -325,16 +339,13 @@ std::vector<MatchRecord> match_records(const KnowledgeBase& kb) {
 }
 
 std::vector<MatchRecord> match_records_from_bundle(const nlohmann::json& bundle) {
-  if (!bundle.is_array())
-    throw ToolError(std::string("a bundle is a JSON array of records, not ") + bundle.type_name());
+  if (!bundle.is_array()) throw ToolError(not_an_array(bundle.type_name()));
   std::vector<MatchRecord> records;
   for (std::size_t i = 0; i < bundle.size(); ++i) {
     const nlohmann::json& item = bundle[i];
-    const std::string where = "record " + std::to_string(i + 1) + " of the bundle";
-    if (!item.is_object()) throw ToolError(where + " is not a JSON object");
+    if (!item.is_object()) throw ToolError(not_an_object(i + 1));
     for (const char* key : {"id", "regex"}) {
-      if (!item.contains(key) || !item[key].is_string())
-        throw ToolError(where + " has no text '" + key + "'");
+      if (!item.contains(key) || !item[key].is_string()) throw ToolError(no_text(i + 1, key));
     }
     records.push_back(match_record(item));
   }

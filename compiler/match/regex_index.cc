@@ -204,6 +204,7 @@ void RegexIndex::index_atoms(const std::vector<std::string_view>& markers) {
     literals.emplace_back(it->second, entry);
   }
   std::sort(literals.begin(), literals.end());
+  std::vector<int> marked;  // finder_'s atoms that are markers (some also atoms or literals)
   for (const std::string_view marker : markers) {
     const auto [it, added] =
         finder_index.try_emplace(marker, static_cast<int>(found_by_finder.size()));
@@ -211,10 +212,10 @@ void RegexIndex::index_atoms(const std::vector<std::string_view>& markers) {
       finder_atoms_.push_back(-1);
       found_by_finder.push_back(marker);
     }
-    finder_markers_.resize(found_by_finder.size());
-    finder_markers_[static_cast<std::size_t>(it->second)] = true;
+    marked.push_back(it->second);
   }
-  finder_markers_.resize(found_by_finder.size());
+  finder_markers_.assign(found_by_finder.size(), false);
+  for (const int f : marked) finder_markers_[static_cast<std::size_t>(f)] = true;
   finder_literals_.assign(found_by_finder.size() + 1, 0);
   for (const auto& [atom, entry] : literals) {
     ++finder_literals_[static_cast<std::size_t>(atom) + 1];
