@@ -3,8 +3,10 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <deque>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -29,21 +31,100 @@ void parallel_slices(std::size_t count, Work work, std::size_t grain = 64) {
   for (std::thread& thread : threads) thread.join();
 }
 
-// Calls `work(task, worker)` for each task of [0, count) on the machine's cores, each worker
-// taking the next task not yet taken: for tasks of uneven cost, which contiguous slices would
-// leave one core waiting for the other. The caller writes results by task.
-template <typename Work>
-void parallel_tasks(std::size_t count, Work work) {
-  const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
-                                                      std::max<std::size_t>(1, count));
-  std::atomic<std::size_t> next{0};
-  const auto take = [&](std::size_t worker) {
-    for (std::size_t task; (task = next.fetch_add(1)) < count;) work(task, worker);
+// Tasks given one at a time, worked on by `workers` threads while the caller goes on (reading
+// the next input, say), and handed back to the caller done, in the order it gave them: results
+// that must be combined in order (the lines of a log) come out as if one thread had worked.
+// There are no rounds: a worker takes the next task as soon as it is free, so neither the
+// caller's own work nor a slow task leaves a core waiting. At most `most` tasks are given and
+// not yet handed back, which bounds memory: `submit` waits for the oldest.
+template <typename Task>
+class OrderedTasks {
+ public:
+  // `work(task, worker)` runs on the worker threads, worker in [0, workers).
+  template <typename Work>
+  OrderedTasks(std::size_t workers, std::size_t most, Work work)
+      : most_(std::max<std::size_t>(1, most)) {
+    for (std::size_t w = 0; w < std::max<std::size_t>(1, workers); ++w)
+      threads_.emplace_back([this, w, work]() mutable { run(w, work); });
+  }
+  // Stops the workers once their current tasks are done; tasks not yet taken are dropped.
+  ~OrderedTasks() {
+    {
+      const std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    ready_.notify_all();
+    for (std::thread& thread : threads_) thread.join();
+  }
+  OrderedTasks(const OrderedTasks&) = delete;
+  OrderedTasks& operator=(const OrderedTasks&) = delete;
+
+  // Hands the tasks done to `done(task)`, oldest first, until fewer than `most` are out, then
+  // gives `task` to the workers.
+  template <typename Done>
+  void submit(Task task, Done done) {
+    hand_back(most_ - 1, done);
+    {
+      const std::lock_guard lock(mutex_);
+      queue_.push_back({std::move(task), false});
+    }
+    ready_.notify_one();
+  }
+
+  // Waits for every task and hands each to `done(task)`, oldest first.
+  template <typename Done>
+  void finish(Done done) {
+    hand_back(0, done);
+  }
+
+ private:
+  struct Slot {
+    Task task;
+    bool done;
   };
-  std::vector<std::thread> threads;
-  for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(take, w);
-  take(0);
-  for (std::thread& thread : threads) thread.join();
-}
+
+  template <typename Work>
+  void run(std::size_t worker, Work& work) {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      ready_.wait(lock, [&] { return stop_ || taken_ < queue_.size(); });
+      if (stop_) return;
+      // A deque keeps its elements in place as others are added at the back or taken from the
+      // front, and only done slots are taken from the front.
+      Slot& slot = queue_[taken_++];
+      lock.unlock();
+      work(slot.task, worker);
+      lock.lock();
+      slot.done = true;
+      done_.notify_one();  // only the caller waits for it
+    }
+  }
+
+  template <typename Done>
+  void hand_back(std::size_t most, Done& done) {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      while (!queue_.empty() && queue_.front().done) {
+        Task task = std::move(queue_.front().task);
+        queue_.pop_front();
+        --taken_;
+        lock.unlock();
+        done(task);
+        lock.lock();
+      }
+      if (queue_.size() <= most) return;
+      done_.wait(lock);
+    }
+  }
+
+  const std::size_t most_;
+  std::mutex mutex_;
+  std::condition_variable ready_;  // a task to take, or stop
+  std::condition_variable done_;   // a task done
+  std::deque<Slot> queue_;         // given and not handed back, oldest first
+  std::size_t taken_ = 0;          // the first `taken_` of queue_ are taken by a worker
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
 
 }  // namespace kbc

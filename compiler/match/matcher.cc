@@ -50,20 +50,6 @@ std::size_t after_last_newline(std::string_view text) {
   return newline == std::string_view::npos ? 0 : newline + 1;
 }
 
-// `text` (complete lines) cut into about `parts` slices at line ends.
-std::vector<std::string_view> split_at_lines(std::string_view text, std::size_t parts) {
-  std::vector<std::string_view> out;
-  while (!text.empty()) {
-    const std::size_t newline =
-        parts <= 1 ? std::string_view::npos : text.find('\n', text.size() / parts);
-    const std::size_t cut = newline == std::string_view::npos ? text.size() : newline + 1;
-    out.push_back(text.substr(0, cut));
-    text.remove_prefix(cut);
-    if (parts > 1) --parts;
-  }
-  return out;
-}
-
 // The number of lines of `text` that are not blank, counted up to `most`.
 std::size_t nonblank_lines(std::string_view text, std::size_t most) {
   std::size_t count = 0;
@@ -548,11 +534,20 @@ std::vector<Hit> Matcher::match_text(std::string_view text, std::size_t top) con
 namespace {
 
 constexpr std::size_t kParallelMinBytes = 64 << 10;  // below this, one thread is faster
-// A block is cut into this many parts per core, taken in turn: the lines that meet many entries
-// are not spread evenly, and halves would leave one core waiting.
+// Parts given to the workers and not yet taken back, per core: enough that a worker always has
+// one to take while the caller reads on, few enough to bound memory (on bench/match.sh's log,
+// 2 per core made the whole run 12% slower, and 8 was no faster).
 constexpr std::size_t kPartsPerCore = 4;
 
 }  // namespace
+
+struct LogScan::Part {
+  std::string text;
+  bool log = false;
+  bool continued = false;
+  Matcher::Best found;    // its hits, its lines numbered from 1
+  std::size_t lines = 0;  // newlines in `text`
+};
 
 LogScan::LogScan(const Matcher& matcher, LogScanOptions options)
     : matcher_(matcher),
@@ -560,7 +555,8 @@ LogScan::LogScan(const Matcher& matcher, LogScanOptions options)
       best_(std::make_unique<Matcher::Best>()),
       scratches_(std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16)) {}
 
-LogScan::~LogScan() = default;
+// The workers stop before the parts they hold are destroyed.
+LogScan::~LogScan() { workers_.reset(); }
 
 void LogScan::feed(std::string_view block) {
   buffer_.append(block);
@@ -592,35 +588,64 @@ void LogScan::scan_buffered(bool all) {
   const bool log = log_ && !options_.all_lines;
   const std::size_t complete = all ? text.size() : after_last_newline(text);
   if (!log_) nonblank_ += nonblank_lines(text.substr(0, complete), 2);
-  const std::vector<std::string_view> parts =
-      split_at_lines(text.substr(0, complete),
-                     complete < kParallelMinBytes ? 1 : scratches_.size() * kPartsPerCore);
-  std::vector<Matcher::Best> found(parts.size());
-  parallel_tasks(parts.size(), [&](std::size_t p, std::size_t worker) {
-    matcher_.scan_lines(parts[p], 1, log, p == 0 && open_line_, found[p], scratches_[worker]);
-  });
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    for (auto& [record, slot] : found[p].slots) {
-      slot.hit.line_number += lines_;
-      slot.first_line += lines_;
-      slot.last_line += lines_;
-    }
-    lines_ += count_lines(parts[p]);
-    best_->merge(matcher_, std::move(found[p]));
+  for (std::string_view rest = text.substr(0, complete); !rest.empty();) {
+    const std::size_t newline =
+        rest.size() <= options_.block_bytes ? rest.npos : rest.find('\n', options_.block_bytes);
+    const std::size_t cut = newline == rest.npos ? rest.size() : newline + 1;
+    submit(rest.substr(0, cut), log, open_line_);
+    open_line_ = false;
+    rest.remove_prefix(cut);
   }
-  if (complete > 0) open_line_ = false;
-  if (all && (text.empty() ? open_line_ : text.back() != '\n')) ++lines_;  // the last line
   std::size_t consumed = complete;
   if (!all && buffer_.size() - complete > kMaxLineBytes) {  // a long line still going on
     const std::size_t pieces = (buffer_.size() - complete) / kMaxLineBytes * kMaxLineBytes;
-    Matcher::Best long_line;
-    matcher_.scan_lines(text.substr(complete, pieces), lines_ + 1, log, true, long_line,
-                        scratches_[0]);
-    best_->merge(matcher_, std::move(long_line));
+    submit(text.substr(complete, pieces), log, true);
     consumed += pieces;
     open_line_ = true;
   }
+  if (all) {
+    if (workers_) workers_->finish([this](Part& part) { take(part); });
+    workers_.reset();
+    if (text.empty() ? open_line_ : text.back() != '\n') ++lines_;  // the last line
+  }
   buffer_.erase(0, consumed);
+}
+
+void LogScan::submit(std::string_view text, bool log, bool continued) {
+  Part part{{}, log, continued, {}, 0};
+  if (!spare_texts_.empty()) {
+    part.text = std::move(spare_texts_.back());
+    spare_texts_.pop_back();
+  }
+  part.text.assign(text);
+  if (!workers_ && (scratches_.size() == 1 || text.size() < kParallelMinBytes)) {
+    match(part, 0);
+    take(part);
+    return;
+  }
+  if (!workers_) {
+    workers_ = std::make_unique<OrderedTasks<Part>>(
+        scratches_.size(), kPartsPerCore * scratches_.size(),
+        [this](Part& given, std::size_t worker) { match(given, worker); });
+  }
+  workers_->submit(std::move(part), [this](Part& done) { take(done); });
+}
+
+void LogScan::match(Part& part, std::size_t worker) {
+  matcher_.scan_lines(part.text, 1, part.log, part.continued, part.found, scratches_[worker]);
+  part.lines = count_lines(part.text);
+}
+
+void LogScan::take(Part& part) {
+  for (auto& [record, slot] : part.found.slots) {
+    slot.hit.line_number += lines_;
+    slot.first_line += lines_;
+    slot.last_line += lines_;
+  }
+  lines_ += part.lines;
+  best_->merge(matcher_, std::move(part.found));
+  part.text.clear();
+  spare_texts_.push_back(std::move(part.text));
 }
 
 void prepare_allocator_for_scan() { mallopt(M_PERTURB, 0x55); }

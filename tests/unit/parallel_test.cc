@@ -1,7 +1,9 @@
-// base/parallel.h: the work is split over the cores, and every item is done exactly once.
+// base/parallel.h: the work is split over the cores, every item is done exactly once, and
+// OrderedTasks hands tasks back in the order given.
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -9,19 +11,66 @@
 
 using namespace kbc;
 
-TEST_CASE("parallel_tasks does each task once and names a worker below the core count") {
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  for (const std::size_t count : {0, 1, 2, 7, 1000}) {
-    INFO("count " << count);
-    std::vector<std::atomic<int>> done(count);
-    std::atomic<bool> workers_in_range{true};
-    parallel_tasks(count, [&](std::size_t task, std::size_t worker) {
-      ++done[task];
-      if (worker >= std::max<std::size_t>(1, std::min(cores, count))) workers_in_range = false;
-    });
-    for (std::size_t task = 0; task < count; ++task) CHECK(done[task] == 1);
-    CHECK(workers_in_range);
+TEST_CASE("OrderedTasks does each task once and hands them back in the order given") {
+  for (const std::size_t workers : {1, 2, 3}) {
+    for (const std::size_t count : {0, 1, 2, 7, 1000}) {
+      INFO("workers " << workers << ", count " << count);
+      const std::size_t most = 4;
+      std::vector<std::atomic<int>> done(count);
+      std::atomic<std::size_t> given{0}, handed{0};
+      std::atomic<bool> in_bounds{true};
+      std::vector<std::size_t> order;
+      {
+        OrderedTasks<std::size_t> tasks(workers, most, [&](std::size_t& task, std::size_t worker) {
+          ++done[task];
+          if (worker >= workers || given - handed > most) in_bounds = false;
+          task *= 10;
+        });
+        const auto take = [&](std::size_t& task) {
+          order.push_back(task);
+          ++handed;
+        };
+        for (std::size_t task = 0; task < count; ++task) {
+          tasks.submit(task, take);
+          ++given;
+        }
+        tasks.finish(take);
+      }
+      for (std::size_t task = 0; task < count; ++task) CHECK(done[task] == 1);
+      REQUIRE(order.size() == count);
+      for (std::size_t task = 0; task < count; ++task) CHECK(order[task] == 10 * task);
+      CHECK(in_bounds);
+    }
   }
+}
+
+TEST_CASE("OrderedTasks works on the next task while one is slow") {
+  std::atomic<bool> second_done{false};
+  std::vector<int> order;
+  OrderedTasks<int> tasks(2, 4, [&](int& task, std::size_t) {
+    if (task == 0) {
+      while (!second_done) std::this_thread::yield();  // ends only once task 1 is done
+    } else {
+      second_done = true;
+    }
+  });
+  const auto take = [&](int& task) { order.push_back(task); };
+  tasks.submit(0, take);
+  tasks.submit(1, take);
+  tasks.finish(take);
+  CHECK(order == std::vector<int>{0, 1});
+}
+
+TEST_CASE("OrderedTasks drops the tasks not taken when destroyed before finish") {
+  std::atomic<int> worked{0};
+  {
+    OrderedTasks<int> tasks(1, 100, [&](int&, std::size_t) {
+      ++worked;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    });
+    for (int task = 0; task < 50; ++task) tasks.submit(task, [](int&) {});
+  }
+  CHECK(worked < 50);
 }
 
 TEST_CASE("parallel_slices covers each item once in contiguous slices") {
