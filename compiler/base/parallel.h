@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -36,7 +37,8 @@ void parallel_slices(std::size_t count, Work work, std::size_t grain = 64) {
 // that must be combined in order (the lines of a log) come out as if one thread had worked.
 // There are no rounds: a worker takes the next task as soon as it is free, so neither the
 // caller's own work nor a slow task leaves a core waiting. At most `most` tasks are given and
-// not yet handed back, which bounds memory: `submit` waits for the oldest.
+// not yet handed back, which bounds memory: `submit` waits for the oldest. An exception thrown
+// by the work on a task is thrown to the caller when that task's turn to be handed back comes.
 template <typename Task>
 class OrderedTasks {
  public:
@@ -66,7 +68,7 @@ class OrderedTasks {
     hand_back(most_ - 1, done);
     {
       const std::lock_guard lock(mutex_);
-      queue_.push_back({std::move(task), false});
+      queue_.push_back({std::move(task), false, nullptr});
     }
     ready_.notify_one();
   }
@@ -81,6 +83,7 @@ class OrderedTasks {
   struct Slot {
     Task task;
     bool done;
+    std::exception_ptr error;  // what the work threw
   };
 
   template <typename Work>
@@ -93,8 +96,14 @@ class OrderedTasks {
       // front, and only done slots are taken from the front.
       Slot& slot = queue_[taken_++];
       lock.unlock();
-      work(slot.task, worker);
+      std::exception_ptr error;
+      try {
+        work(slot.task, worker);
+      } catch (...) {
+        error = std::current_exception();
+      }
       lock.lock();
+      slot.error = error;
       slot.done = true;
       done_.notify_one();  // only the caller waits for it
     }
@@ -106,8 +115,10 @@ class OrderedTasks {
     for (;;) {
       while (!queue_.empty() && queue_.front().done) {
         Task task = std::move(queue_.front().task);
+        const std::exception_ptr error = queue_.front().error;
         queue_.pop_front();
         --taken_;
+        if (error) std::rethrow_exception(error);
         lock.unlock();
         done(task);
         lock.lock();

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -59,6 +60,22 @@ TEST_CASE("OrderedTasks works on the next task while one is slow") {
   tasks.submit(1, take);
   tasks.finish(take);
   CHECK(order == std::vector<int>{0, 1});
+}
+
+TEST_CASE("OrderedTasks throws a task's exception to the caller in that task's turn") {
+  std::vector<int> order;
+  std::atomic<bool> all_given{false};
+  OrderedTasks<int> tasks(2, 8, [&](int& task, std::size_t) {
+    while (task == 0 && !all_given) std::this_thread::yield();  // nothing is handed back early
+    if (task == 2) throw std::runtime_error("task 2");
+  });
+  const auto take = [&](int& task) { order.push_back(task); };
+  for (int task = 0; task < 5; ++task) tasks.submit(task, take);
+  all_given = true;
+  CHECK_THROWS_WITH(tasks.finish(take), "task 2");
+  CHECK(order == std::vector<int>{0, 1});  // the tasks before it were handed back
+  tasks.finish(take);                      // and the ones after it still are
+  CHECK(order == std::vector<int>{0, 1, 3, 4});
 }
 
 TEST_CASE("OrderedTasks drops the tasks not taken when destroyed before finish") {
