@@ -1,5 +1,5 @@
-// Splits independent work over the machine's cores. Results are written by index, so output
-// does not depend on scheduling.
+// Splits independent work over the machine's cores. Results are written by index, or handed back
+// in the order the work was given, so output does not depend on scheduling.
 #pragma once
 
 #include <algorithm>
