@@ -73,6 +73,12 @@ std::vector<MatchRecord> match_records_from_bundle(const nlohmann::json& bundle)
 // the text is not JSON, as nlohmann::json::parse does, and before any record at fault.
 std::vector<MatchRecord> match_records_from_bundle_text(std::string_view json);
 
+// Where a bundle's text may be cut in two for two threads to read: a comma between two elements
+// of its top-level array, the first at or after the middle of the text, found by following its
+// strings and nesting. It is not a parser: each half is then parsed, and on any fault the whole
+// text is read again on one thread. nullopt when there is none, or the text is no array.
+std::optional<std::size_t> bundle_middle_cut(std::string_view json);
+
 struct MatchOptions {
   bool signatures = true;  // also match each signature as literal text
 };

@@ -430,6 +430,82 @@ TEST_CASE("a bundle read from its text gives the records its whole document give
                   nlohmann::json::parse_error);
 }
 
+// A record whose strings hold what a cut must not be fooled by: quotes escaped after runs of
+// backslashes, brackets, braces and commas; `n` numbers it.
+std::string tricky_record(std::size_t n) {
+  const std::string id = "r/" + std::to_string(n);
+  return R"({"id": ")" + id + R"(", "signature": "a \"quoted\", [x] {y} \\", "regex": "\\[\\d+\\]",
+    "title": {"en": "\\\"],{", "zh": "[\"},"}, "tags": [",", "]", "}", [1, [2]]],
+    "workarounds": [{"action": "w\\\\", "how": "{,}", "success_rate": 0.5}],
+    "dead_ends": [{"action": ")" +
+         id + R"(", "fail_rate": 0.25}]})";
+}
+
+std::string tricky_bundle(std::size_t records) {
+  std::string text = "[\n";
+  for (std::size_t i = 0; i < records; ++i) text += (i ? ",\n  " : "  ") + tricky_record(i);
+  return text + "\n]\n";
+}
+
+TEST_CASE("a bundle is cut in two between two records past its middle") {
+  const std::string text = tricky_bundle(40);
+  const std::optional<std::size_t> cut = bundle_middle_cut(text);
+  REQUIRE(cut);
+  CHECK(*cut >= text.size() / 2);
+  REQUIRE(text[*cut] == ',');
+  // Each side, closed or opened, is an array of whole records, and together they are all.
+  const auto first = nlohmann::json::parse(text.substr(0, *cut) + "]");
+  const auto second = nlohmann::json::parse("[" + text.substr(*cut + 1));
+  CHECK(first.size() + second.size() == 40);
+  CHECK(second[0]["id"] == "r/" + std::to_string(first.size()));
+  // No cut where there is no array, or it ends before its middle, or a string never ends.
+  CHECK_FALSE(bundle_middle_cut(R"({"a": [1, 2], "b": 3})"));
+  CHECK_FALSE(bundle_middle_cut("[1, 2]" + std::string(100, ' ')));
+  CHECK_FALSE(bundle_middle_cut(R"([1, "never ends, 2, 3, 4, 5, 6, 7, 8)"));
+  CHECK_FALSE(bundle_middle_cut(""));
+}
+
+TEST_CASE("a large bundle read in two halves gives the records of the whole") {
+  const auto action = [](const MatchAction& a) { return std::tuple(a.action, a.how, a.rate); };
+  std::string text = tricky_bundle(4000);  // over 1 MB: read on two threads
+  REQUIRE(text.size() > (1 << 20));
+  const std::vector<MatchRecord> whole = match_records_from_bundle(nlohmann::json::parse(text));
+  const std::vector<MatchRecord> read = match_records_from_bundle_text(text);
+  REQUIRE(read.size() == 4000);
+  REQUIRE(whole.size() == 4000);
+  for (std::size_t i = 0; i < read.size(); i += 97) {
+    INFO("record " << i);
+    CHECK(read[i].id == "r/" + std::to_string(i));
+    CHECK(read[i].signature == whole[i].signature);
+    CHECK(read[i].regex == whole[i].regex);
+    REQUIRE(read[i].best_workaround);
+    CHECK(action(*read[i].best_workaround) == action(*whole[i].best_workaround));
+    REQUIRE(read[i].dead_ends.size() == 1);
+    CHECK(read[i].dead_ends[0].action == read[i].id);
+  }
+  CHECK(read.back().id == "r/3999");
+  // A fault in the second half is named as in the whole text, and a syntax error there too.
+  std::string faulty = text;
+  faulty.replace(faulty.find(R"("id": "r/3000")"), 14, R"("id": 3000)");
+  CHECK_THROWS_WITH(match_records_from_bundle_text(faulty),
+                    "record 3001 of the bundle has no text 'id'");
+  std::string broken = text;
+  broken.insert(broken.find(R"("id": "r/3500")"), "}");
+  std::string whole_error, read_error;
+  try {
+    [[maybe_unused]] const auto document = nlohmann::json::parse(broken);
+  } catch (const nlohmann::json::exception& error) {
+    whole_error = error.what();
+  }
+  try {
+    match_records_from_bundle_text(broken);
+  } catch (const nlohmann::json::exception& error) {
+    read_error = error.what();
+  }
+  CHECK_FALSE(whole_error.empty());
+  CHECK(read_error == whole_error);
+}
+
 TEST_CASE("a regex RE2 rejects is reported and never matches") {
   const Matcher matcher({record("a/bad", "(unclosed"), record("b/good", "unclosed")});
   REQUIRE(matcher.regex_errors().size() == 1);
