@@ -1,5 +1,8 @@
 #include "base/text.h"
 
+#include <locale.h>
+#include <wchar.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -36,6 +39,38 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   }
   if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
   return length;
+}
+
+// The code point of the valid UTF-8 sequence of `length` bytes at `i`.
+char32_t code_point_at(std::string_view s, std::size_t i, std::size_t length) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  char32_t code = length == 1 ? byte(i) : byte(i) & (0x7F >> length);
+  for (std::size_t k = 1; k < length; ++k) code = (code << 6) | (byte(i + k) & 0x3F);
+  return code;
+}
+
+// Calls `each(code_point, bytes)` for each character of `text`; a byte that is not part of valid
+// UTF-8 comes as U+FFFD with no bytes.
+template <typename Each>
+void for_each_code_point(std::string_view text, Each each) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = utf8_sequence_length(text, i);
+    each(length == 0 ? U'\uFFFD' : code_point_at(text, i, length), text.substr(i, length));
+    i += std::max<std::size_t>(length, 1);
+  }
+}
+
+// The columns of each character of `text`, as display_width counts them, to `each(bytes, width)`.
+template <typename Each>
+void for_each_width(std::string_view text, Each each) {
+  // wcwidth reads the thread's locale; a UTF-8 one is set for this thread only, and reset.
+  static const locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
+  const locale_t previous = utf8 ? uselocale(utf8) : static_cast<locale_t>(0);
+  for_each_code_point(text, [&](char32_t code, std::string_view bytes) {
+    const int width = utf8 ? wcwidth(static_cast<wchar_t>(code)) : 1;
+    each(bytes, width < 0 ? std::size_t{1} : static_cast<std::size_t>(width));
+  });
+  if (utf8) uselocale(previous);
 }
 
 }  // namespace
@@ -104,6 +139,34 @@ std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
     i += length;
   }
   return std::nullopt;
+}
+
+std::string printable_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for_each_code_point(text, [&](char32_t code, std::string_view bytes) {
+    const bool control = (code < 0x20 && code != '\t') || (code >= 0x7F && code < 0xA0);
+    if (control || bytes.empty()) {
+      out += '?';
+    } else {
+      out += bytes;
+    }
+  });
+  return out;
+}
+
+std::size_t display_width(std::string_view text) {
+  std::size_t columns = 0;
+  for_each_width(text, [&](std::string_view, std::size_t width) { columns += width; });
+  return columns;
+}
+
+std::string blank_width_of(std::string_view text) {
+  std::string out;
+  for_each_width(text, [&](std::string_view bytes, std::size_t width) {
+    out.append(bytes == "\t" ? 1 : width, bytes == "\t" ? '\t' : ' ');
+  });
+  return out;
 }
 
 LineColumn line_column_at(std::string_view text, std::size_t offset) {

@@ -36,6 +36,20 @@ bool is_word_character(char c);
 // Byte offset of the first byte that is not part of valid UTF-8, if any.
 std::optional<std::size_t> find_invalid_utf8(std::string_view text);
 
+// `text` safe to print on a terminal: each control character (C0 but tab, DEL, C1) and each byte
+// that is not part of valid UTF-8 becomes one '?', so that the escape sequences of a log cannot
+// act on the terminal that shows it.
+std::string printable_utf8(std::string_view text);
+
+// How many columns a terminal gives `text` (such as printable_utf8 returns), as wcwidth says in a
+// UTF-8 locale: two for each wide character of the East Asian scripts, none for a combining mark,
+// one for anything else, a tab included.
+std::size_t display_width(std::string_view text);
+
+// Blanks as wide as `text` on a terminal, its tabs kept as tabs: what follows them on the next
+// line starts under what follows `text` (such as carets under a match).
+std::string blank_width_of(std::string_view text);
+
 // 1-based line and column (in code points) of a byte offset.
 struct LineColumn {
   int line;

@@ -47,7 +47,9 @@ std::vector<MatchRecord> knowledge_base_records(const std::string& root, bool ca
 }
 
 // The line, cut to about kShownLineCodePoints code points around the match when longer, and
-// under it a line of carets under the match.
+// under it a line of carets under the match. The line comes from the text matched, a log maybe:
+// its control characters are shown as '?' (printable_utf8), and the carets count the columns a
+// terminal gives each character (two for Chinese), its tabs kept.
 struct ShownLine {
   std::string text;
   std::string carets;
@@ -66,15 +68,16 @@ ShownLine shown_line(const Hit& hit) {
     for (std::size_t n = 0; end < line.size() && n < kShownLineCodePoints; ++n)
       end = boundary(end + 1);
   }
-  const std::string before = begin > 0 ? "..." : "";
-  ShownLine shown{
-      before + std::string(line.substr(begin, end - begin)) + (end < line.size() ? "..." : ""), ""};
   const std::size_t from = std::clamp(hit.begin, begin, end);
   const std::size_t to = std::clamp(hit.end, from, end);
-  shown.carets =
-      std::string(code_points(before) + code_points(line.substr(begin, from - begin)), ' ') +
-      std::string(std::max<std::size_t>(1, code_points(line.substr(from, to - from))), '^');
-  return shown;
+  const std::string before =
+      (begin > 0 ? "..." : "") + printable_utf8(line.substr(begin, from - begin));
+  const std::string match = printable_utf8(line.substr(from, to - from));
+  const std::string after =
+      printable_utf8(line.substr(to, end - to)) + (end < line.size() ? "..." : "");
+  return {
+      before + match + after,
+      blank_width_of(before) + std::string(std::max<std::size_t>(1, display_width(match)), '^')};
 }
 
 std::string percent(double rate) { return std::to_string(rate_permille(rate) / 10) + "%"; }

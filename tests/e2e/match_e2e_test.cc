@@ -43,6 +43,30 @@ TEST_CASE("kbc match reads a log on standard input and names the line") {
   }
 }
 
+TEST_CASE("kbc match shows a log's control characters as '?', the carets under the match") {
+  TempKb kb;
+  // A CI log's colours, a tab and Chinese (two columns a character) before the message.
+  const std::string prefix = "\x1b[31m\xe9\x94\x99\xe8\xaf\xaf\x1b[0m\t";  // 错误
+  write(kb.root / "ci.log", prefix + kSample + "\x07\n");
+  const Run run = kbc("match " + kb.arg() + " < " + (kb.root / "ci.log").string());
+  CHECK(run.status == 0);
+  INFO(run.output);
+  const std::string shown = "?[31m\xe9\x94\x99\xe8\xaf\xaf?[0m\t" + kSample + "?";
+  const std::size_t at = run.output.find("   line 1     " + shown + "\n");
+  REQUIRE(at != std::string::npos);
+  CHECK(run.output.find('\x1b') == std::string::npos);
+  // Under "?[31m" 5 columns, 错误 4, "?[0m" 4, the tab kept; then the message up to the match.
+  const std::size_t carets = run.output.find('\n', at) + 1;
+  const std::string line = run.output.substr(carets, run.output.find('\n', carets) - carets);
+  const std::string blanks = std::string(14 + 5 + 4 + 4, ' ') + "\t";
+  REQUIRE(line.starts_with(blanks));
+  const std::size_t first = line.find('^');
+  REQUIRE(first != std::string::npos);
+  CHECK(line.find_first_not_of(' ', blanks.size()) == first);
+  CHECK(line.find_first_not_of('^', first) == std::string::npos);
+  CHECK(line.size() - blanks.size() <= kSample.size());
+}
+
 TEST_CASE("kbc match skips a log's INFO lines that name no error unless --all-lines") {
   TempKb kb;
   // The entry's message, logged at INFO by a wrapper that names no error.

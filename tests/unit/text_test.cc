@@ -27,3 +27,26 @@ TEST_CASE("is_ascii finds a byte beyond ASCII at any position of a text of any l
     }
   }
 }
+
+TEST_CASE("printable_utf8 shows each control character and each invalid byte as one '?'") {
+  CHECK(printable_utf8("plain text, caf\xc3\xa9, \xe4\xb8\xad\xe6\x96\x87") ==
+        "plain text, caf\xc3\xa9, \xe4\xb8\xad\xe6\x96\x87");
+  CHECK(printable_utf8("a\tb") == "a\tb");  // a tab is shown
+  CHECK(printable_utf8("\x1b[31mred\x1b[0m\a") == "?[31mred?[0m?");
+  CHECK(printable_utf8(std::string("nul\0, del\x7f, cr\r", 15)) == "nul?, del?, cr?");
+  CHECK(printable_utf8("c1 \xc2\x9b"
+                       "2J, nbsp \xc2\xa0") == "c1 ?2J, nbsp \xc2\xa0");
+  CHECK(printable_utf8("bad \xff\xc3 end \xe4\xb8") == "bad ?? end ??");
+  CHECK(printable_utf8("surrogate \xed\xa0\x80") == "surrogate ???");
+}
+
+TEST_CASE("display_width counts the columns of a terminal, blank_width_of keeps the tabs") {
+  CHECK(display_width("") == 0);
+  CHECK(display_width("error: 42") == 9);
+  CHECK(display_width("caf\xc3\xa9") == 4);
+  CHECK(display_width("e\xcc\x81") == 1);                 // a combining accent takes no column
+  CHECK(display_width("\xe9\x94\x99\xe8\xaf\xaf") == 4);  // 错误: two wide characters
+  CHECK(display_width("\xef\xbc\x9a") == 2);              // a full-width colon
+  CHECK(blank_width_of("\xe9\x94\x99\xe8\xaf\xaf\tx") == "    \t ");
+  CHECK(blank_width_of("a\tb") == " \t ");
+}
