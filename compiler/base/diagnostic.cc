@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "base/text.h"
+
 namespace kbc {
 
 namespace {
@@ -33,14 +35,9 @@ std::string excerpt_with_caret(std::string_view line, int column) {
     caret = caret - start + prefix.size();
     line = line.substr(start, end - start);
   }
-  std::string out = "  " + prefix + std::string(line) + "\n  ";
   const std::string shown = prefix + std::string(line);
-  // The caret lines up under the column: tabs are kept, other characters become one space.
-  for (std::size_t i = 0; i < caret && i < shown.size(); ++i) {
-    if ((static_cast<unsigned char>(shown[i]) & 0xC0) == 0x80) continue;
-    out += shown[i] == '\t' ? '\t' : ' ';
-  }
-  return out + "^\n";
+  // The caret lines up under the column, as wide as a terminal shows what comes before it.
+  return "  " + shown + "\n  " + blank_width_of(std::string_view(shown).substr(0, caret)) + "^\n";
 }
 
 }  // namespace

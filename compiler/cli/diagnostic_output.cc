@@ -142,17 +142,6 @@ std::string workflow_command(const Diagnostic& d) {
   return out + ",title=" + escape_property(d.rule) + "::" + escape_data(d.message) + "\n";
 }
 
-// Control characters other than tab would act on the terminal; each becomes one '?', so the
-// caret stays under its column.
-std::string printable(std::string_view line) {
-  std::string out(line);
-  for (char& c : out) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte < 0x20 && c != '\t') || byte == 0x7f) c = '?';
-  }
-  return out;
-}
-
 // The file's text, or nullopt when it is missing, unreadable or larger than an entry may be.
 std::optional<std::string> read_entry_file(const FileSystem& fs, const std::string& file) {
   try {
@@ -256,7 +245,7 @@ void attach_source_lines(Diagnostics& diagnostics, const FileSystem& fs, const s
     if (d.at.line <= 0 || !d.excerpt.empty()) continue;
     auto [it, added] = texts.try_emplace(d.path);
     if (added) it->second = read_entry_file(fs, join_path(root, d.path));
-    if (it->second) d.excerpt = printable(line_text(*it->second, d.at.line));
+    if (it->second) d.excerpt = printable_utf8(line_text(*it->second, d.at.line));
   }
 }
 

@@ -126,6 +126,13 @@ TEST_CASE("source lines are read from the files, once, with control characters m
         "entries/a.yaml:2:12: error: bad [schema]\n  signature: ?[2Jboom\n             ^\n");
 }
 
+TEST_CASE("the caret stands under its column after Chinese (two columns each) and a tab") {
+  Diagnostic d = make("entries/a.yaml", 3, 10, Severity::kWarning, "w", "i18n-length");
+  d.excerpt = "zh:\t\xe9\x94\x99\xe8\xaf\xaf\xe4\xbf\xa1\xe6\x81\xaf x";  // 错误信息
+  CHECK(kbc::format_text_diagnostics({d}, false) ==
+        "entries/a.yaml:3:10: warning: w [i18n-length]\n  " + d.excerpt + "\n     \t         ^\n");
+}
+
 TEST_CASE("json: one document with every diagnostic's fields and the summary") {
   const json out = json::parse(kbc::format_json(sample(), 2));
   CHECK(out["version"] == 1);
