@@ -22,7 +22,10 @@
 // regexes such as `409.*Conflict`, and the next such line others. So the patterns with three
 // digits in a row, whose atoms may be numbers, are compiled into a group of shards of their own
 // with its own answers: the numbers of a line then make new sets only for that small group.
-// (The split is only for speed: the candidates are the same for any split.)
+// (The split is only for speed: the matches are the same for any split. The extra candidates
+// are not quite: when an atom feeds more than 8 AND nodes of a shard that each have other
+// inputs, FilteredRE2 stops counting it for them, so the split, over the groups and the cores,
+// changes which regexes that do not match are run.)
 #pragma once
 
 #include <re2/filtered_re2.h>
