@@ -39,6 +39,17 @@ std::vector<std::string> ranked(const std::vector<MatchRecord>& records, const s
   return ids(matcher, matcher.match_line(line));
 }
 
+// What nlohmann's exception thrown by `read` says, or "" when it throws none.
+template <typename Read>
+std::string json_error(Read read) {
+  try {
+    read();
+  } catch (const nlohmann::json::exception& error) {
+    return error.what();
+  }
+  return "";
+}
+
 }  // namespace
 
 TEST_CASE("regex specificity counts the literal code points any match must contain") {
@@ -362,19 +373,10 @@ TEST_CASE("a bundle must be an array of records with an id and a regex") {
   for (const char* text : {R"([3, {"id": "a/x")", R"([3, {"id": "a/x", "regex": "x"}] x)",
                            R"([{"id": "a/x", "regex": "x", "fix_success_rate": 1e999}, 3])"}) {
     INFO(text);
-    std::string whole, read;
-    try {
-      match_records_from_bundle(nlohmann::json::parse(text));
-    } catch (const nlohmann::json::exception& error) {
-      whole = error.what();
-    }
-    try {
-      match_records_from_bundle_text(text);
-    } catch (const nlohmann::json::exception& error) {
-      read = error.what();
-    }
+    const std::string whole =
+        json_error([&] { match_records_from_bundle(nlohmann::json::parse(text)); });
     CHECK_FALSE(whole.empty());
-    CHECK(read == whole);
+    CHECK(json_error([&] { match_records_from_bundle_text(text); }) == whole);
   }
 }
 
@@ -491,19 +493,10 @@ TEST_CASE("a large bundle read in two halves gives the records of the whole") {
                     "record 3001 of the bundle has no text 'id'");
   std::string broken = text;
   broken.insert(broken.find(R"("id": "r/3500")"), "}");
-  std::string whole_error, read_error;
-  try {
-    [[maybe_unused]] const auto document = nlohmann::json::parse(broken);
-  } catch (const nlohmann::json::exception& error) {
-    whole_error = error.what();
-  }
-  try {
-    match_records_from_bundle_text(broken);
-  } catch (const nlohmann::json::exception& error) {
-    read_error = error.what();
-  }
+  const std::string whole_error =
+      json_error([&] { [[maybe_unused]] const auto document = nlohmann::json::parse(broken); });
   CHECK_FALSE(whole_error.empty());
-  CHECK(read_error == whole_error);
+  CHECK(json_error([&] { match_records_from_bundle_text(broken); }) == whole_error);
 }
 
 TEST_CASE("a regex RE2 rejects is reported and never matches") {
