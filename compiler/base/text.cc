@@ -15,11 +15,17 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-// Length of the UTF-8 sequence starting at `i`, or 0 when it is not valid UTF-8.
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+// The character whose UTF-8 sequence starts at `i`: its length (0 when the bytes there are not
+// valid UTF-8) and code point.
+struct Utf8Char {
+  std::size_t length = 0;
+  char32_t code = 0;
+};
+
+Utf8Char utf8_char_at(std::string_view s, std::size_t i) {
   auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = byte(i);
-  if (c < 0x80) return 1;
+  if (c < 0x80) return {1, c};
   std::size_t length = 0;
   char32_t min = 0;
   if ((c & 0xE0) == 0xC0) {
@@ -29,24 +35,16 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   } else if ((c & 0xF8) == 0xF0) {
     length = 4, min = 0x10000;
   } else {
-    return 0;
+    return {};
   }
-  if (i + length > s.size()) return 0;
+  if (i + length > s.size()) return {};
   char32_t code = c & (0x7F >> length);
   for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    if ((byte(i + k) & 0xC0) != 0x80) return {};
     code = (code << 6) | (byte(i + k) & 0x3F);
   }
-  if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
-  return length;
-}
-
-// The code point of the valid UTF-8 sequence of `length` bytes at `i`.
-char32_t code_point_at(std::string_view s, std::size_t i, std::size_t length) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  char32_t code = length == 1 ? byte(i) : byte(i) & (0x7F >> length);
-  for (std::size_t k = 1; k < length; ++k) code = (code << 6) | (byte(i + k) & 0x3F);
-  return code;
+  if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return {};
+  return {length, code};
 }
 
 // Calls `each(code_point, bytes)` for each character of `text`; a byte that is not part of valid
@@ -54,9 +52,9 @@ char32_t code_point_at(std::string_view s, std::size_t i, std::size_t length) {
 template <typename Each>
 void for_each_code_point(std::string_view text, Each each) {
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t length = utf8_sequence_length(text, i);
-    each(length == 0 ? U'\uFFFD' : code_point_at(text, i, length), text.substr(i, length));
-    i += std::max<std::size_t>(length, 1);
+    const Utf8Char character = utf8_char_at(text, i);
+    each(character.length == 0 ? U'\uFFFD' : character.code, text.substr(i, character.length));
+    i += std::max<std::size_t>(character.length, 1);
   }
 }
 
@@ -134,7 +132,7 @@ bool is_word_character(char c) { return is_ascii_alnum(c) || c == '_'; }
 
 std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t length = utf8_sequence_length(text, i);
+    const std::size_t length = utf8_char_at(text, i).length;
     if (length == 0) return i;
     i += length;
   }
