@@ -2,8 +2,10 @@
 // each entry comes first for its own signature and samples (self-retrieval), the latency of one
 // query once loaded, and the throughput of scanning a large log. Built only with -DKBC_BENCH=ON.
 //
-// Usage: match_bench ROOT [--bundle kb.json] [--log FILE] [--log-mb N] [--misses N]
-//   --log FILE   write the generated log there (for timing the real binary on it)
+// Usage: match_bench ROOT [--bundle kb.json] [--log FILE] [--log-mb N] [--long-log FILE]
+//                    [--misses N]
+//   --log FILE       write the generated log there (for timing the real binary on it)
+//   --long-log FILE  write a log three times as long there, which begins with that log
 //   --misses N   list the first N entries that do not come first, and what does
 #include <time.h>
 
@@ -69,6 +71,7 @@ struct Options {
   std::string root;
   std::string bundle;
   std::string log;
+  std::string long_log;
   std::size_t log_mb = 100;
   std::size_t misses = 0;
 };
@@ -82,6 +85,8 @@ Options parse_options(int argc, char** argv) {
       options.bundle = argv[++i];
     } else if (arg == "--log" && has_value) {
       options.log = argv[++i];
+    } else if (arg == "--long-log" && has_value) {
+      options.long_log = argv[++i];
     } else if (arg == "--log-mb" && has_value) {
       options.log_mb = std::stoul(argv[++i]);
     } else if (arg == "--misses" && has_value) {
@@ -91,7 +96,7 @@ Options parse_options(int argc, char** argv) {
     } else {
       throw kbc::ToolError(
           "usage: match_bench ROOT [--bundle kb.json] [--log FILE] "
-          "[--log-mb N] [--misses N]");
+          "[--log-mb N] [--long-log FILE] [--misses N]");
     }
   }
   if (options.root.empty()) throw kbc::ToolError("match_bench: give the knowledge base's root");
@@ -257,6 +262,7 @@ void measure_retrieval(const Options& options) {
 
 // A log of about `megabytes` MB: ordinary service and training output, stack frames, and one
 // line in 200 an error from the knowledge base (its signature's first line, after a prefix).
+// The lines come from a fixed seed, so a longer log begins with the lines of a shorter one.
 std::string generate_log(const std::vector<kbc::MatchRecord>& records, std::size_t megabytes) {
   std::mt19937_64 random(20240601);
   const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(random() % n); };
@@ -293,8 +299,12 @@ std::string generate_log(const std::vector<kbc::MatchRecord>& records, std::size
 void measure_throughput(const Options& options) {
   const kbc::Matcher matcher(load_records(options.root, true));
   const std::string log = generate_log(matcher.records(), options.log_mb);
-  kbc::prepare_allocator_for_scan();  // as kbc match does before its scan
   if (!options.log.empty()) std::ofstream(options.log, std::ios::binary) << log;
+  if (!options.long_log.empty()) {
+    std::ofstream(options.long_log, std::ios::binary)
+        << generate_log(matcher.records(), 3 * options.log_mb);
+  }
+  kbc::prepare_allocator_for_scan();  // as kbc match does before its scan
   const double megabytes = static_cast<double>(log.size()) / 1e6;
   // As kbc match reads a log (its INFO and DEBUG lines meet few entries), then every line.
   for (const bool all_lines : {false, true}) {
