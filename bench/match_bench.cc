@@ -6,7 +6,7 @@
 //                    [--misses N]
 //   --log FILE       write the generated log there (for timing the real binary on it)
 //   --long-log FILE  write a log three times as long there, which begins with that log
-//   --misses N   list the first N entries that do not come first, and what does
+//   --misses N       list the first N entries that do not come first, and what does
 #include <time.h>
 
 #include <algorithm>
