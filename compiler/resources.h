@@ -4,10 +4,16 @@
 
 #include <optional>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace kbc {
 
 // The built-in copy of a file such as "schema/entry.schema.json" or "templates/page.md.mustache".
 std::optional<std::string_view> embedded_resource(std::string_view name);
+
+// The built-in files whose name begins with `folder` ("compiler/match/benign/"), by name.
+std::vector<std::pair<std::string_view, std::string_view>> embedded_resources_under(
+    std::string_view folder);
 
 }  // namespace kbc

@@ -162,12 +162,15 @@ const std::vector<Command>& all_commands() {
       {"match",
        "[TEXT | -]",
        "Finds the entries that explain an error message (TEXT) or the errors in a log read from\n"
-       "standard input (no TEXT, or -), best first, with each one's best workaround and the dead\n"
-       "ends to avoid. Exit status: 0 something matched, 1 nothing matched, 2 usage or tool\n"
+       "standard input (no TEXT, or -), best first, with each one's best workaround, the next\n"
+       "best and the dead ends to avoid. A hit scoring below --min-score is not shown; when none\n"
+       "is left, entries whose words the text holds are shown as near matches. Exit status: 0\n"
+       "something matched, 1 nothing matched (near matches only, or none), 2 usage or tool\n"
        "failure.",
        {kRoot,
         {"--bundle", "FILE", "read the entries from a published bundle (kb.json) instead"},
         {"--top", "N", "show the N best entries (default: 5)"},
+        {"--min-score", "N", "show only hits that score N or more (default: 150; 0 shows all)"},
         {"--json", "", "print the hits as JSON, for tools"},
         {"--all-lines", "",
          "also match the lines of a log marked INFO, DEBUG or TRACE that name no error"},

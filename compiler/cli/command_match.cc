@@ -38,6 +38,15 @@ std::size_t checked_top(const Arguments& arguments) {
   return top;
 }
 
+int checked_min_score(const Arguments& arguments) {
+  const std::string text = arguments.value_or("--min-score", std::to_string(kDefaultMinScore));
+  int score = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), score);
+  if (error != std::errc() || end != text.data() + text.size())
+    throw ToolError("kbc match: --min-score must be a whole number, not '" + text + "'");
+  return score;
+}
+
 std::vector<MatchRecord> bundle_records(const std::string& path) {
   return read_bundle_match_records("match", path);
 }
@@ -94,7 +103,8 @@ std::string indented(std::string_view text, const std::string& indent) {
 
 void print_hit(const Matcher& matcher, const Hit& hit, std::size_t position) {
   const MatchRecord& record = matcher.records()[hit.record];
-  std::cout << position << ". " << record.id << "  (fix rate " << percent(record.fix_success_rate)
+  std::cout << position << ". " << record.id << "  (" << (hit.near ? "near match, " : "")
+            << "score " << hit.rank.score << ", fix rate " << percent(record.fix_success_rate)
             << ")\n";
   std::cout << "   signature  " << indented(record.signature, "              ") << "\n";
   std::string where = "line " + std::to_string(hit.line_number);
@@ -102,13 +112,18 @@ void print_hit(const Matcher& matcher, const Hit& hit, std::size_t position) {
   const ShownLine shown = shown_line(hit);
   std::cout << "   " << where << shown.text;
   if (hit.lines > 1) std::cout << "  (and " << hit.lines - 1 << " more lines)";
-  std::cout << "\n   " << std::string(where.size(), ' ') << shown.carets << "\n";
-  if (const auto& fix = record.best_workaround) {
-    std::cout << "   try        " << indented(fix->action, "              ") << " ("
-              << percent(fix->rate) << " success)\n";
-    if (!is_blank(fix->how))
-      std::cout << "                " << indented(fix->how, "                ") << "\n";
-  }
+  if (!hit.near) std::cout << "\n   " << std::string(where.size(), ' ') << shown.carets;
+  std::cout << "\n";
+  const auto print_fix = [](const char* label, const MatchAction& fix) {
+    std::cout << label << indented(fix.action, "              ") << " (" << percent(fix.rate)
+              << " success)\n";
+    if (!is_blank(fix.condition))
+      std::cout << "              when " << indented(fix.condition, "                   ") << "\n";
+    if (!is_blank(fix.how))
+      std::cout << "                " << indented(fix.how, "                ") << "\n";
+  };
+  if (record.best_workaround) print_fix("   try        ", *record.best_workaround);
+  if (record.next_workaround) print_fix("   or         ", *record.next_workaround);
   for (std::size_t i = 0; i < record.dead_ends.size(); ++i) {
     const MatchAction& dead_end = record.dead_ends[i];
     std::cout << (i == 0 ? "   avoid      " : "              ")
@@ -118,6 +133,10 @@ void print_hit(const Matcher& matcher, const Hit& hit, std::size_t position) {
 }
 
 void print_text(const Matcher& matcher, const std::vector<Hit>& hits, const LogScan& scan) {
+  if (!hits.empty() && hits[0].near) {
+    std::cout << "no entry matches well enough; near matches (entries whose words the text "
+                 "holds):\n\n";
+  }
   for (std::size_t i = 0; i < hits.size(); ++i) {
     if (i > 0) std::cout << "\n";
     print_hit(matcher, hits[i], i + 1);
@@ -133,16 +152,12 @@ void print_text(const Matcher& matcher, const std::vector<Hit>& hits, const LogS
   }
 }
 
-void print_json(const Matcher& matcher, const std::vector<Hit>& hits, std::size_t lines) {
-  nlohmann::ordered_json out;
-  out["version"] = 1;
-  out["entries"] = matcher.records().size();
-  out["lines"] = lines;
-  out["hits"] = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < hits.size(); ++i)
-    out["hits"].push_back(hit_json(matcher, hits[i], i + 1));
+void print_json(const Matcher& matcher, const std::vector<Hit>& hits, std::size_t lines,
+                int min_score) {
   // A log may hold bytes that are not UTF-8: they are written as U+FFFD.
-  std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  std::cout << hits_json(matcher, hits, lines, min_score)
+                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << "\n";
 }
 
 // Standard input, in blocks, through `scan`.
@@ -163,6 +178,7 @@ int run_match(const Arguments& arguments) {
   if (arguments.values.count("--root") && arguments.values.count("--bundle"))
     throw ToolError("kbc match: give --root or --bundle, not both");
   const std::size_t top = checked_top(arguments);
+  const int min_score = checked_min_score(arguments);
   const bool from_bundle = arguments.values.count("--bundle") > 0;
   std::optional<Phase> phase("load");
   std::vector<MatchRecord> records =
@@ -183,14 +199,14 @@ int run_match(const Arguments& arguments) {
   } else {
     scan.feed(arguments.positional[0]);
   }
-  const std::vector<Hit> hits = scan.finish(top);
+  const std::vector<Hit> hits = scan.finish(top, min_score);
   phase.reset();
   if (arguments.has("--json")) {
-    print_json(matcher, hits, scan.lines());
+    print_json(matcher, hits, scan.lines(), min_score);
   } else {
     print_text(matcher, hits, scan);
   }
-  return hits.empty() ? 1 : 0;
+  return hits.empty() || hits[0].near ? 1 : 0;
 }
 
 }  // namespace kbc

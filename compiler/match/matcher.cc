@@ -36,6 +36,16 @@ std::vector<const nlohmann::json*> objects_in(const nlohmann::json& object, cons
   return out;
 }
 
+std::vector<std::string> texts_in(const nlohmann::json& object, const char* key) {
+  std::vector<std::string> out;
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_array()) return out;
+  for (const nlohmann::json& item : *it) {
+    if (item.is_string()) out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
 // The literal text that finds a signature (ignoring case): the signature trimmed, when it is one
 // line.
 std::optional<std::string_view> signature_literal(std::string_view signature) {
@@ -93,10 +103,14 @@ std::string no_text(std::size_t record, std::string_view key) {
 }
 
 // Keeps `action` as the record's best workaround when its rate is the highest so far (the first
-// on a tie).
+// on a tie), or as the next best.
 void offer_workaround(MatchRecord& record, MatchAction&& action) {
-  if (!record.best_workaround || action.rate > record.best_workaround->rate)
+  if (!record.best_workaround || action.rate > record.best_workaround->rate) {
+    if (record.best_workaround) record.next_workaround = std::move(record.best_workaround);
     record.best_workaround = std::move(action);
+  } else if (!record.next_workaround || action.rate > record.next_workaround->rate) {
+    record.next_workaround = std::move(action);
+  }
 }
 
 // The records of a bundle from the events of nlohmann's SAX parser, as match_records_from_bundle
@@ -136,11 +150,15 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
                : key == "fix_success_rate" ? Field::fix_success_rate
                : key == "workarounds"      ? Field::workarounds
                : key == "dead_ends"        ? Field::dead_ends
+               : key == "aliases"          ? Field::aliases
+               : key == "tags"             ? Field::tags
+               : key == "error_code"       ? Field::error_code
                                            : Field::none;
     } else if (roles_.back() == Role::action) {
       const bool workaround = list_ == Field::workarounds;
       action_field_ = key == "action"                                      ? Field::action
                       : key == "how" && workaround                         ? Field::how
+                      : key == "condition" && workaround                   ? Field::condition
                       : key == (workaround ? "success_rate" : "fail_rate") ? Field::rate
                                                                            : Field::none;
     }
@@ -159,7 +177,7 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
  private:
   enum class Kind { text, number, object, array, other };
   // What an open object or array is: only these are read into.
-  enum class Role { bundle, record, list, action, other };
+  enum class Role { bundle, record, list, action, strings, other };
   enum class Field {
     none,
     id,
@@ -168,8 +186,12 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
     fix_success_rate,
     workarounds,
     dead_ends,
+    aliases,
+    tags,
+    error_code,
     action,
     how,
+    condition,
     rate
   };
 
@@ -190,10 +212,14 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
         }
         break;
       case Role::action:
-        set(action_field_ == Field::action ? &action_.action
-            : action_field_ == Field::how  ? &action_.how
-                                           : nullptr,
+        set(action_field_ == Field::action      ? &action_.action
+            : action_field_ == Field::how       ? &action_.how
+            : action_field_ == Field::condition ? &action_.condition
+                                                : nullptr,
             action_field_ == Field::rate ? &action_.rate : nullptr, kind, text, number);
+        break;
+      case Role::strings:
+        if (kind == Kind::text) strings_->push_back(*text);
         break;
       case Role::other:
         if (roles_.empty()) {
@@ -232,6 +258,15 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
       case Field::signature:
         set(&record_.signature, nullptr, kind, text, number);
         break;
+      case Field::error_code:
+        set(&record_.error_code, nullptr, kind, text, number);
+        break;
+      case Field::aliases:
+      case Field::tags:
+        strings_ = field_ == Field::aliases ? &record_.aliases : &record_.tags;
+        strings_->clear();  // the last list given is the one read
+        if (kind == Kind::array) return Role::strings;
+        break;
       case Field::fix_success_rate:
         set(nullptr, &record_.fix_success_rate, kind, text, number);
         break;
@@ -239,6 +274,7 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
       case Field::dead_ends:
         if (field_ == Field::workarounds) {
           record_.best_workaround.reset();  // the last list given is the one read
+          record_.next_workaround.reset();
         } else {
           record_.dead_ends.clear();
         }
@@ -267,7 +303,7 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
       if (list_ == Field::workarounds)
         offer_workaround(record_, std::move(action_));
       else
-        record_.dead_ends.push_back({std::move(action_.action), "", action_.rate});
+        record_.dead_ends.push_back({std::move(action_.action), "", "", action_.rate});
     } else if (role == Role::record) {
       if (!id_is_text_) fail(no_text(count_, "id"));
       if (!regex_is_text_) fail(no_text(count_, "regex"));
@@ -289,26 +325,30 @@ class BundleReader final : public nlohmann::json_sax<nlohmann::json> {
   Field field_ = Field::none;  // the record's key being read
   Field list_ = Field::none;   // workarounds or dead_ends, the list being read
   MatchAction action_;
-  Field action_field_ = Field::none;  // the action's key being read
-  std::string error_;                 // the first record at fault
+  Field action_field_ = Field::none;             // the action's key being read
+  std::vector<std::string>* strings_ = nullptr;  // the list of texts being read
+  std::string error_;                            // the first record at fault
 };
 
 }  // namespace
 
 MatchRecord match_record(const nlohmann::json& object) {
-  MatchRecord record{text_field(object, "id"),
-                     text_field(object, "signature"),
-                     text_field(object, "regex"),
-                     number_field(object, "fix_success_rate"),
-                     std::nullopt,
-                     {}};
+  MatchRecord record;
+  record.id = text_field(object, "id");
+  record.signature = text_field(object, "signature");
+  record.regex = text_field(object, "regex");
+  record.fix_success_rate = number_field(object, "fix_success_rate");
   for (const nlohmann::json* item : objects_in(object, "workarounds")) {
     offer_workaround(record, {text_field(*item, "action"), text_field(*item, "how"),
-                              number_field(*item, "success_rate")});
+                              text_field(*item, "condition"), number_field(*item, "success_rate")});
   }
   for (const nlohmann::json* item : objects_in(object, "dead_ends")) {
-    record.dead_ends.push_back({text_field(*item, "action"), "", number_field(*item, "fail_rate")});
+    record.dead_ends.push_back(
+        {text_field(*item, "action"), "", "", number_field(*item, "fail_rate")});
   }
+  record.aliases = texts_in(object, "aliases");
+  record.tags = texts_in(object, "tags");
+  record.error_code = text_field(object, "error_code");
   return record;
 }
 
@@ -429,7 +469,13 @@ struct Matcher::Best {
     std::size_t last_line = 0;
   };
   std::map<std::size_t, Slot> slots;
-  std::size_t low_lines = 0;  // lines of a log matched only against low_index_
+  std::size_t low_lines = 0;         // lines of a log matched only against low_index_
+  std::vector<NearLine> near_lines;  // the first kNearLines lines with an error word
+
+  void keep_near(std::size_t line_number, std::string_view line, LineKind kind) {
+    if (near_lines.size() < kNearLines)
+      near_lines.push_back({line_number, std::string(line), kind});
+  }
 
   // `hit` comes without its line, which is copied only when the hit is kept.
   void offer(const Matcher& matcher, Hit&& hit, std::string_view line) {
@@ -453,6 +499,10 @@ struct Matcher::Best {
   // Takes in the hits of later lines (their line numbers already shifted).
   void merge(const Matcher& matcher, Best&& later) {
     low_lines += later.low_lines;
+    for (NearLine& line : later.near_lines) {
+      if (near_lines.size() == kNearLines) break;
+      near_lines.push_back(std::move(line));
+    }
     for (auto& [record, slot] : later.slots) {
       auto [it, added] = slots.try_emplace(record, slot);
       if (added) continue;
@@ -465,9 +515,11 @@ struct Matcher::Best {
     }
   }
 
-  std::vector<Hit> ranked(const Matcher& matcher, std::size_t top) const {
+  std::vector<Hit> ranked(const Matcher& matcher, std::size_t top, int min_score) const {
     std::vector<Hit> hits;
-    for (const auto& [record, slot] : slots) hits.push_back(slot.hit);
+    for (const auto& [record, slot] : slots) {
+      if (slot.hit.rank.score >= min_score) hits.push_back(slot.hit);
+    }
     std::sort(hits.begin(), hits.end(),
               [&](const Hit& a, const Hit& b) { return matcher.before(a, b); });
     if (hits.size() > top) hits.resize(top);
@@ -496,6 +548,65 @@ Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
       patterns[2 * i] = patterns[2 * i + 1] = std::nullopt;
   }
   low_index_ = std::make_unique<RegexIndex>(patterns, literal, error_words());
+  alternatives_ = std::vector<Alternatives>(records_.size());
+  std::vector<std::string_view> ids, signatures;
+  for (const MatchRecord& record : records_) {
+    ids.push_back(record.id);
+    signatures.push_back(record.signature);
+  }
+  breadth_ = std::make_unique<RegexBreadth>(
+      *index_, [](std::size_t record) { return 2 * record; }, std::move(ids), std::move(signatures),
+      options_.benign ? *options_.benign : builtin_benign_lines());
+}
+
+int Matcher::hit_specificity(std::size_t record, std::string_view span) const {
+  Alternatives& alternatives = alternatives_[record];
+  std::call_once(alternatives.compiled, [&] {
+    for (std::string& pattern : top_alternatives(records_[record].regex)) {
+      const int specificity = regex_specificity(pattern);
+      auto regex = std::make_unique<RE2>(pattern, entry_regex_options());
+      if (regex->ok()) alternatives.regexes.emplace_back(specificity, std::move(regex));
+    }
+    std::stable_sort(alternatives.regexes.begin(), alternatives.regexes.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+  });
+  for (const auto& [specificity, regex] : alternatives.regexes) {
+    if (specificity <= regex_specificity_[record]) break;
+    if (RE2::FullMatch(re2::StringPiece(span.data(), span.size()), *regex)) return specificity;
+  }
+  return regex_specificity_[record];
+}
+
+const NearIndex& Matcher::near_index() const {
+  std::call_once(near_built_, [this] {
+    std::vector<NearPhrases> phrases;
+    for (const MatchRecord& record : records_) {
+      NearPhrases entry;
+      entry.phrases.push_back(record.signature);
+      entry.phrases.insert(entry.phrases.end(), record.aliases.begin(), record.aliases.end());
+      if (!record.error_code.empty()) entry.phrases.push_back(record.error_code);
+      std::string tags;
+      for (const std::string& tag : record.tags) tags += tag + " ";
+      if (!tags.empty()) entry.phrases.push_back(tags);
+      phrases.push_back(std::move(entry));
+    }
+    near_ = std::make_unique<NearIndex>(phrases);
+  });
+  return *near_;
+}
+
+std::vector<Hit> Matcher::near_hits(const std::vector<NearLine>& lines, std::size_t top) const {
+  Best best;
+  for (const NearLine& line : lines) {
+    if (line.kind == LineKind::context) continue;
+    for (const NearHit& near : near_index().match(line.text)) {
+      const Rank rank{near.score,           line.kind == LineKind::plain ? 0 : 1, 0, 0, 0,
+                      fix_rate_[near.entry]};  // error_line: the line has an error word
+      Hit hit{near.entry, rank, false, line.line_number, {}, 0, 0, 1, line.kind, true};
+      best.offer(*this, std::move(hit), line.text);
+    }
+  }
+  return best.ranked(*this, top, 0);
 }
 
 Matcher::~Matcher() = default;
@@ -518,31 +629,58 @@ bool Matcher::before(const Hit& a, const Hit& b) const {
   return a.line_number < b.line_number;
 }
 
-void Matcher::scan_piece(std::string_view piece, std::size_t line_number, Best& best,
-                         const RegexIndex& index, RegexIndex::Scratch& scratch) const {
-  const std::string_view line = trim(piece);
-  if (!line.empty())
-    offer_hits(line, line_number, index.candidates(line, scratch), best, index, scratch);
+bool Matcher::scan_piece(std::string_view piece, std::size_t line_number, bool after_frame,
+                         bool log, Best& best, const RegexIndex& index,
+                         RegexIndex::Scratch& scratch) const {
+  thread_local std::string buffer;
+  const std::string_view line = normalized_line(trim(piece), buffer);
+  if (line.empty()) return false;
+  const std::vector<std::size_t>& candidates = index.candidates(line, scratch);
+  if ((scratch.marked() || !log) && best.near_lines.size() < kNearLines) {
+    const LineKind kind = line_kind(line, after_frame, scratch.marked());
+    if (kind != LineKind::context) best.keep_near(line_number, line, kind);
+  }
+  offer_hits(line, line_number, after_frame, candidates, best, index, scratch);
+  return is_python_frame(line);
 }
 
-void Matcher::offer_hits(std::string_view line, std::size_t line_number,
+void Matcher::offer_hits(std::string_view line, std::size_t line_number, bool after_frame,
                          const std::vector<std::size_t>& candidates, Best& best,
                          const RegexIndex& index, RegexIndex::Scratch& scratch) const {
+  if (candidates.empty()) return;
   const int error_line = scratch.marked() ? 1 : 0;  // the error words are the index's markers
+  std::optional<LineKind> kind;
   std::size_t line_code_points = 0;
   // Offers the hit of a pattern, if it matches; returns its coverage (-1: no hit).
   const auto offer = [&](std::size_t pattern) {
     const std::optional<std::string_view> span = index.match(pattern, line, scratch);
     if (!span || span->empty()) return -1;
     if (line_code_points == 0) line_code_points = code_points(line);
+    if (!kind) kind = line_kind(line, after_frame, error_line == 1);
     const std::size_t record = pattern / 2;
     const bool by_signature = pattern % 2 == 1;
-    const Rank rank{error_line, coverage_permille(code_points(*span), line_code_points),
-                    by_signature ? signature_specificity_[record] : regex_specificity_[record],
-                    by_signature ? 1 : 0, fix_rate_[record]};
+    const int specificity =
+        by_signature ? signature_specificity_[record] : hit_specificity(record, *span);
+    const int coverage = coverage_permille(code_points(*span), line_code_points);
+    int score = hit_score(by_signature, specificity, line_code_points, *kind);
+    if (!by_signature) {
+      const Breadth breadth = breadth_->of(record);
+      score -= breadth_penalty(breadth.benign_lines, breadth.other_errors);
+    }
+    const Rank rank{score,       error_line,           coverage,
+                    specificity, by_signature ? 1 : 0, fix_rate_[record]};
     const std::size_t begin = static_cast<std::size_t>(span->data() - line.data());
     best.offer(*this,
-               Hit{record, rank, by_signature, line_number, {}, begin, begin + span->size(), 1},
+               Hit{record,
+                   rank,
+                   by_signature,
+                   line_number,
+                   {},
+                   begin,
+                   begin + span->size(),
+                   1,
+                   *kind,
+                   false},
                line);
     return rank.coverage;
   };
@@ -553,8 +691,9 @@ void Matcher::offer_hits(std::string_view line, std::size_t line_number,
       continue;
     }
     // Both patterns of the record: its signature first. When that covers the whole line, the
-    // regex's hit cannot rank higher unless its specificity is higher, and is not sought (an
-    // error message that is exactly a signature then costs no regex search).
+    // regex's hit cannot rank higher unless its specificity is higher (its literal text is
+    // within the line, so it is not), and is not sought (an error message that is exactly a
+    // signature then costs no regex search).
     const std::size_t record = pattern / 2;
     ++c;
     if (offer(pattern + 1) < 1000 || regex_specificity_[record] > signature_specificity_[record])
@@ -563,9 +702,10 @@ void Matcher::offer_hits(std::string_view line, std::size_t line_number,
 }
 
 // Matches the complete lines of `text`, numbering them from `first_line`.
-void Matcher::scan_lines(std::string_view text, std::size_t first_line, bool log, bool continued,
-                         Best& best, Scratch& scratch) const {
+bool Matcher::scan_lines(std::string_view text, std::size_t first_line, bool log, bool continued,
+                         bool after_frame, Best& best, Scratch& scratch) const {
   std::size_t line_number = first_line;
+  thread_local std::string buffer;
   for (bool first = true; !text.empty(); first = false) {
     const std::size_t newline = text.find('\n');
     std::string_view line = text.substr(0, newline);
@@ -575,36 +715,42 @@ void Matcher::scan_lines(std::string_view text, std::size_t first_line, bool log
       // with the low index's candidates in one pass.
       const std::string_view trimmed = trim(line);
       if (declares_low_severity(trimmed)) {
-        const std::vector<std::size_t>& candidates = low_index_->candidates(trimmed, scratch.low);
+        const std::string_view normal = normalized_line(trimmed, buffer);
+        const std::vector<std::size_t>& candidates = low_index_->candidates(normal, scratch.low);
         if (!scratch.low.marked()) {
-          offer_hits(trimmed, line_number, candidates, best, *low_index_, scratch.low);
+          offer_hits(normal, line_number, false, candidates, best, *low_index_, scratch.low);
+          after_frame = false;
           ++best.low_lines;
           ++line_number;
           continue;
         }
       }
     }
-    for (; line.size() > kMaxLineBytes; line.remove_prefix(kMaxLineBytes))
-      scan_piece(line.substr(0, kMaxLineBytes), line_number, best, *index_, scratch.all);
-    scan_piece(line, line_number, best, *index_, scratch.all);
+    for (; line.size() > kMaxLineBytes; line.remove_prefix(kMaxLineBytes)) {
+      scan_piece(line.substr(0, kMaxLineBytes), line_number, after_frame, log, best, *index_,
+                 scratch.all);
+      after_frame = false;
+    }
+    after_frame = scan_piece(line, line_number, after_frame, log, best, *index_, scratch.all);
     ++line_number;
   }
+  return after_frame;
 }
 
 std::vector<Hit> Matcher::match_line(std::string_view line) const {
   Best best;
   RegexIndex::Scratch scratch;
   for (; line.size() > kMaxLineBytes; line.remove_prefix(kMaxLineBytes))
-    scan_piece(line.substr(0, kMaxLineBytes), 1, best, *index_, scratch);
-  scan_piece(line, 1, best, *index_, scratch);
-  std::vector<Hit> hits = best.ranked(*this, std::numeric_limits<std::size_t>::max());
-  return hits;
+    scan_piece(line.substr(0, kMaxLineBytes), 1, false, false, best, *index_, scratch);
+  scan_piece(line, 1, false, false, best, *index_, scratch);
+  return best.ranked(*this, std::numeric_limits<std::size_t>::max(),
+                     std::numeric_limits<int>::min());
 }
 
-std::vector<Hit> Matcher::match_text(std::string_view text, std::size_t top) const {
+std::vector<Hit> Matcher::match_text(std::string_view text, std::size_t top, int min_score) const {
   LogScan scan(*this);
   scan.feed(text);
-  return scan.finish(top);
+  return scan.finish(top, min_score);
 }
 
 namespace {
@@ -621,8 +767,9 @@ struct LogScan::Part {
   std::string text;
   bool log = false;
   bool continued = false;
-  Matcher::Best found;    // its hits, its lines numbered from 1
-  std::size_t lines = 0;  // newlines in `text`
+  bool after_frame = false;  // the line before `text` is a Python frame
+  Matcher::Best found;       // its hits, its lines numbered from 1
+  std::size_t lines = 0;     // newlines in `text`
 };
 
 LogScan::LogScan(const Matcher& matcher, LogScanOptions options)
@@ -644,9 +791,11 @@ void LogScan::feed(std::string_view block) {
 
 std::size_t LogScan::low_lines() const { return best_->low_lines; }
 
-std::vector<Hit> LogScan::finish(std::size_t top) {
+std::vector<Hit> LogScan::finish(std::size_t top, int min_score) {
   scan_buffered(true);
-  return best_->ranked(matcher_, top);
+  std::vector<Hit> hits = best_->ranked(matcher_, top, min_score);
+  if (hits.empty()) hits = matcher_.near_hits(best_->near_lines, top);
+  return hits;
 }
 
 // Matches the complete lines in the buffer (with `all`, the rest too) and drops them. A partial
@@ -688,12 +837,21 @@ void LogScan::scan_buffered(bool all) {
 }
 
 void LogScan::submit(std::string_view text, bool log, bool continued) {
-  Part part{{}, log, continued, {}, 0};
+  Part part{{}, log, continued, after_frame_, {}, 0};
   if (!spare_texts_.empty()) {
     part.text = std::move(spare_texts_.back());
     spare_texts_.pop_back();
   }
   part.text.assign(text);
+  // Whether the last line of `text` is a Python frame, for the part after it (a piece of a
+  // longer line is not).
+  const std::string_view body = text.substr(0, text.size() - (text.ends_with('\n') ? 1 : 0));
+  thread_local std::string buffer;
+  after_frame_ =
+      !continued || body.find('\n') != std::string_view::npos
+          ? is_python_frame(normalized_line(trim(body.substr(body.rfind('\n') + 1)), buffer))
+          : false;
+  if (!text.ends_with('\n')) after_frame_ = false;
   if (!workers_ && (scratches_.size() == 1 || text.size() < kParallelMinBytes)) {
     match(part, 0);
     take(part);
@@ -708,7 +866,8 @@ void LogScan::submit(std::string_view text, bool log, bool continued) {
 }
 
 void LogScan::match(Part& part, std::size_t worker) {
-  matcher_.scan_lines(part.text, 1, part.log, part.continued, part.found, scratches_[worker]);
+  matcher_.scan_lines(part.text, 1, part.log, part.continued, part.after_frame, part.found,
+                      scratches_[worker]);
   part.lines = count_lines(part.text);
 }
 
@@ -718,6 +877,7 @@ void LogScan::take(Part& part) {
     slot.first_line += lines_;
     slot.last_line += lines_;
   }
+  for (Matcher::NearLine& line : part.found.near_lines) line.line_number += lines_;
   lines_ += part.lines;
   best_->merge(matcher_, std::move(part.found));
   part.text.clear();
@@ -736,22 +896,47 @@ nlohmann::ordered_json hit_json(const Matcher& matcher, const Hit& hit, std::siz
   out["text"] = hit.line;
   out["match"] = {{"begin", code_points(std::string_view(hit.line).substr(0, hit.begin))},
                   {"end", code_points(std::string_view(hit.line).substr(0, hit.end))},
-                  {"by", hit.by_signature ? "signature" : "regex"}};
-  out["score"] = {{"error_line", hit.rank.error_line},
-                  {"coverage", hit.rank.coverage},
-                  {"specificity", hit.rank.specificity},
-                  {"signature", hit.rank.signature},
-                  {"fix_rate", hit.rank.fix_rate}};
+                  {"by", hit.near           ? "words"
+                         : hit.by_signature ? "signature"
+                                            : "regex"}};
+  out["score"] = {{"error_line", hit.rank.error_line},    {"coverage", hit.rank.coverage},
+                  {"specificity", hit.rank.specificity},  {"signature", hit.rank.signature},
+                  {"fix_rate", hit.rank.fix_rate},        {"total", hit.rank.score},
+                  {"line_kind", line_kind_name(hit.kind)}};
+  out["near"] = hit.near;
   out["lines"] = hit.lines;
   out["fix_success_rate"] = record.fix_success_rate;
-  out["workaround"] = nullptr;
-  if (const auto& best = record.best_workaround) {
-    out["workaround"] = {
-        {"action", best->action}, {"how", best->how}, {"success_rate", best->rate}};
+  const auto workaround = [](const std::optional<MatchAction>& fix) {
+    if (!fix) return nlohmann::ordered_json();
+    return nlohmann::ordered_json{{"action", fix->action},
+                                  {"how", fix->how},
+                                  {"success_rate", fix->rate},
+                                  {"condition", fix->condition}};
+  };
+  out["workaround"] = workaround(record.best_workaround);
+  out["next_workaround"] = workaround(record.next_workaround);
+  out["breadth"] = nullptr;  // a regex's only
+  if (!hit.near && !hit.by_signature) {
+    const Breadth breadth = matcher.breadth(hit.record);
+    out["breadth"] = {{"benign_lines", breadth.benign_lines},
+                      {"other_errors", breadth.other_errors}};
   }
   out["dead_ends"] = nlohmann::ordered_json::array();
   for (const MatchAction& dead_end : record.dead_ends)
     out["dead_ends"].push_back({{"action", dead_end.action}, {"fail_rate", dead_end.rate}});
+  return out;
+}
+
+nlohmann::ordered_json hits_json(const Matcher& matcher, const std::vector<Hit>& hits,
+                                 std::size_t lines, int min_score) {
+  nlohmann::ordered_json out;
+  out["version"] = 1;
+  out["entries"] = matcher.records().size();
+  out["lines"] = lines;
+  out["min_score"] = min_score;
+  out["hits"] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < hits.size(); ++i)
+    out["hits"].push_back(hit_json(matcher, hits[i], i + 1));
   return out;
 }
 

@@ -27,12 +27,17 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/parallel.h"
+#include "match/benign_corpus.h"
+#include "match/breadth.h"
+#include "match/log_lines.h"
+#include "match/near_match.h"
 #include "match/rank.h"
 #include "match/regex_index.h"
 #include "model/knowledge_base.h"
@@ -42,8 +47,9 @@ namespace kbc {
 // A workaround or a dead end, as a hit shows it.
 struct MatchAction {
   std::string action;
-  std::string how;  // workarounds only
-  double rate = 0;  // success_rate of a workaround, fail_rate of a dead end
+  std::string how;        // workarounds only
+  std::string condition;  // when it applies (workarounds only)
+  double rate = 0;        // success_rate of a workaround, fail_rate of a dead end
 };
 
 struct MatchRecord {
@@ -52,7 +58,11 @@ struct MatchRecord {
   std::string regex;
   double fix_success_rate = 0;
   std::optional<MatchAction> best_workaround;  // the highest success_rate; the first on a tie
+  std::optional<MatchAction> next_workaround;  // the next, as a reader's second choice
   std::vector<MatchAction> dead_ends;          // in the entry's order
+  std::vector<std::string> aliases;            // other texts of the error (near matches)
+  std::string error_code;
+  std::vector<std::string> tags;
 };
 
 // The record of an entry, or of a published record: both are JSON objects with the same keys.
@@ -81,6 +91,8 @@ std::optional<std::size_t> bundle_middle_cut(std::string_view json);
 
 struct MatchOptions {
   bool signatures = true;  // also match each signature as literal text
+  // The benign corpus that a regex's breadth is measured on; nullptr: the built-in one.
+  const std::vector<BenignLine>* benign = nullptr;
 };
 
 struct Hit {
@@ -91,7 +103,9 @@ struct Hit {
   std::string line;             // the line, trimmed
   std::size_t begin = 0;        // the match: byte offsets into `line`
   std::size_t end = 0;
-  std::size_t lines = 1;  // how many lines of the text this entry matched
+  std::size_t lines = 1;            // how many lines of the text this entry matched
+  LineKind kind = LineKind::plain;  // what part the line plays in the text (log_lines.h)
+  bool near = false;                // a near match (near_match.h): the line holds the entry's words
 };
 
 // Lines longer than this are matched in pieces of this size.
@@ -119,8 +133,20 @@ class Matcher {
   // Every entry that matches this line, best first (line_number 1).
   std::vector<Hit> match_line(std::string_view line) const;
 
-  // The best hit of each entry over the lines of `text`, best first, at most `top`.
-  std::vector<Hit> match_text(std::string_view text, std::size_t top) const;
+  // The best hit of each entry over the lines of `text`, best first, at most `top`, of those
+  // scoring min_score or more; when there is none, the near matches.
+  std::vector<Hit> match_text(std::string_view text, std::size_t top,
+                              int min_score = kDefaultMinScore) const;
+
+  // Entry i's breadth (breadth.h), computed when first asked for.
+  Breadth breadth(std::size_t record) const { return breadth_->of(record); }
+  // The near matches of `lines` (line number, text, kind), best first, at most `top`.
+  struct NearLine {
+    std::size_t line_number = 0;
+    std::string text;
+    LineKind kind = LineKind::plain;
+  };
+  std::vector<Hit> near_hits(const std::vector<NearLine>& lines, std::size_t top) const;
 
  private:
   friend class LogScan;
@@ -129,16 +155,24 @@ class Matcher {
     RegexIndex::Scratch all;
     RegexIndex::Scratch low;  // for low_index_
   };
-  void scan_piece(std::string_view line, std::size_t line_number, Best& best,
-                  const RegexIndex& index, RegexIndex::Scratch& scratch) const;
-  // Offers the hits on `line` (trimmed) of the `candidates` that `index` just gave for it.
-  void offer_hits(std::string_view line, std::size_t line_number,
+  // Matches a piece of a line (at most kMaxLineBytes); returns whether it is a Python frame.
+  // With `log` false (a text of one line, or --all-lines), the line is kept for near matches
+  // even without an error word.
+  bool scan_piece(std::string_view line, std::size_t line_number, bool after_frame, bool log,
+                  Best& best, const RegexIndex& index, RegexIndex::Scratch& scratch) const;
+  // Offers the hits on `line` (normalized) of the `candidates` that `index` just gave for it.
+  void offer_hits(std::string_view line, std::size_t line_number, bool after_frame,
                   const std::vector<std::size_t>& candidates, Best& best, const RegexIndex& index,
                   RegexIndex::Scratch& scratch) const;
   // With `log`, lines that declare a low severity are matched against low_index_ only;
-  // `continued`: the first line of `text` is the rest of a longer one, matched in full.
-  void scan_lines(std::string_view text, std::size_t first_line, bool log, bool continued,
-                  Best& best, Scratch& scratch) const;
+  // `continued`: the first line of `text` is the rest of a longer one, matched in full;
+  // `after_frame`: the line before `text` was a Python frame. Returns whether its last line is.
+  bool scan_lines(std::string_view text, std::size_t first_line, bool log, bool continued,
+                  bool after_frame, Best& best, Scratch& scratch) const;
+  const NearIndex& near_index() const;
+  // The specificity of record i's regex for a hit whose text is `span`: that of the most
+  // specific top-level alternative matching it in full (rank.h: top_alternatives).
+  int hit_specificity(std::size_t record, std::string_view span) const;
 
   std::vector<MatchRecord> records_;
   MatchOptions options_;
@@ -149,6 +183,15 @@ class Matcher {
   // The same patterns, only of the records whose signature declares a low severity (and has
   // no error word). Both indexes find the error words as markers.
   std::unique_ptr<RegexIndex> low_index_;
+  std::unique_ptr<RegexBreadth> breadth_;
+  // Per record: its top-level alternatives, compiled when it first hits, most specific first.
+  struct Alternatives {
+    std::once_flag compiled;
+    std::vector<std::pair<int, std::unique_ptr<RE2>>> regexes;
+  };
+  mutable std::vector<Alternatives> alternatives_;
+  mutable std::once_flag near_built_;
+  mutable std::unique_ptr<NearIndex> near_;
 };
 
 struct LogScanOptions {
@@ -167,8 +210,9 @@ class LogScan {
   ~LogScan();
 
   void feed(std::string_view block);  // any split: a line may continue in the next block
-  // Matches what is left and returns the best hit of each entry, best first, at most `top`.
-  std::vector<Hit> finish(std::size_t top);
+  // Matches what is left and returns the best hit of each entry, best first, at most `top`, of
+  // those scoring min_score or more; when there is none, the near matches.
+  std::vector<Hit> finish(std::size_t top, int min_score = kDefaultMinScore);
   std::size_t lines() const { return lines_; }  // lines matched so far (all, after finish)
   // Lines that declare a low severity, matched only against the entries of such lines so far.
   std::size_t low_lines() const;
@@ -189,6 +233,7 @@ class LogScan {
   bool open_line_ = false;    // a line without its newline yet was partly matched (in pieces)
   std::size_t nonblank_ = 0;  // lines not blank among those matched, counted until `log_`
   bool log_ = false;          // the text has two lines or more that are not blank
+  bool after_frame_ = false;  // the last line submitted is a Python frame
   std::unique_ptr<Matcher::Best> best_;
   std::vector<Matcher::Scratch> scratches_;      // one per worker thread, kept from part to part
   std::vector<std::string> spare_texts_;         // the texts of parts taken, reused (no allocation)
@@ -206,5 +251,9 @@ void prepare_allocator_for_scan();
 
 // A hit for tools: id, signature, line, match, rank, the best workaround and the dead ends.
 nlohmann::ordered_json hit_json(const Matcher& matcher, const Hit& hit, std::size_t position);
+// What `kbc match --json` prints and `kbc mcp`'s lookup_error answers: the hits of a text of
+// `lines` lines, matched with the threshold `min_score`.
+nlohmann::ordered_json hits_json(const Matcher& matcher, const std::vector<Hit>& hits,
+                                 std::size_t lines, int min_score);
 
 }  // namespace kbc

@@ -8,6 +8,7 @@
 
 #include "base/text.h"
 #include "match/atom_finder.h"
+#include "match/log_lines.h"
 #include "match/regex_index.h"
 
 namespace kbc {
@@ -16,12 +17,13 @@ namespace {
 // The words that make a line look like an error, matched anywhere in the line ignoring ASCII
 // case. The site's JavaScript holds the same list.
 constexpr std::string_view kErrorWords[] = {
-    "error",     "exception", "fatal",    "fail",     "traceback",
-    "panic",     "abort",     "denied",   "refused",  "timed out",
-    "timeout",   "cannot",    "can't",    "unable",   "invalid",
-    "not found", "no such",   "killed",   "segfault", "segmentation fault",
-    "critical",  "errno",     "exceeded", "overflow", "violation",
-    "unexpected"};
+    "error",      "exception",    "fatal",     "fail",          "traceback",
+    "panic",      "abort",        "denied",    "refused",       "timed out",
+    "timeout",    "cannot",       "can't",     "unable",        "invalid",
+    "not found",  "no such",      "killed",    "segfault",      "segmentation fault",
+    "critical",   "errno",        "exceeded",  "overflow",      "violation",
+    "unexpected", "exhausted",    "rejected",  "expired",       "incompatible",
+    "conflict",   "unauthorized", "forbidden", "out of memory", "crash"};
 
 // The error words in a line as fold_for_atoms folds it: this finds what `(?i)error|...` finds,
 // since RE2 folds nothing but ASCII letters, ſ and K to the ASCII letters of these words. It is
@@ -138,7 +140,74 @@ std::pair<std::size_t, bool> group_opener(std::string_view p, std::size_t i) {
   return {j + 1, p[j] == ':'};
 }
 
+// The position after the group that opens at `i` (`(`), or the end of the pattern.
+std::size_t skip_group(std::string_view p, std::size_t i) {
+  int depth = 0;
+  while (i < p.size()) {
+    const char c = p[i];
+    if (c == '[') {
+      i = skip_class(p, i);
+      continue;
+    }
+    if (c == '\\') {
+      i = escape(p, i).second;
+      continue;
+    }
+    if (c == '(') ++depth;
+    if (c == ')' && --depth == 0) return i + 1;
+    ++i;
+  }
+  return p.size();
+}
+
+// The top-level pieces of `p` between `|`.
+std::vector<std::string_view> split_alternation(std::string_view p) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < p.size();) {
+    const char c = p[i];
+    if (c == '[') {
+      i = skip_class(p, i);
+    } else if (c == '\\') {
+      i = escape(p, i).second;
+    } else if (c == '(') {
+      i = skip_group(p, i);
+    } else {
+      if (c == '|') {
+        out.push_back(p.substr(start, i - start));
+        start = i + 1;
+      }
+      ++i;
+    }
+  }
+  out.push_back(p.substr(start));
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::string> top_alternatives(std::string_view p) {
+  std::size_t i = 0;
+  while (p.substr(i, 2) == "(?") {  // leading flag groups, such as (?i)
+    const auto [next, opens] = group_opener(p, i);
+    if (opens || next > p.size() || p[next - 1] != ')') break;
+    i = next;
+  }
+  const std::string flags(p.substr(0, i));
+  std::string_view rest = p.substr(i);
+  std::vector<std::string_view> pieces = split_alternation(rest);
+  if (pieces.size() < 2 && rest.size() > 1 && rest[0] == '(' && rest.back() == ')' &&
+      skip_group(rest, 0) == rest.size()) {
+    const auto [inner, opens] = group_opener(rest, 0);
+    const bool plain = inner == 1 || rest.substr(0, 3) == "(?:";
+    if (opens && plain && inner < rest.size())
+      pieces = split_alternation(rest.substr(inner, rest.size() - 1 - inner));
+  }
+  std::vector<std::string> out;
+  if (pieces.size() < 2) return out;
+  for (const std::string_view piece : pieces) out.push_back(flags + std::string(piece));
+  return out;
+}
 
 std::size_t code_points(std::string_view text) {
   return static_cast<std::size_t>(
@@ -148,6 +217,23 @@ std::size_t code_points(std::string_view text) {
 int coverage_permille(std::size_t matched, std::size_t line) {
   if (line == 0) return 0;
   return static_cast<int>(std::min<std::size_t>(matched, line) * 1000 / line);
+}
+
+int hit_score(bool by_signature, int specificity, std::size_t line_code_points, LineKind kind) {
+  const int coverage =
+      coverage_permille(static_cast<std::size_t>(std::max(specificity, 0)), line_code_points);
+  const int evidence = std::min(specificity, kMaxSpecificity) * kSpecificityWeight +
+                       (by_signature ? kSignatureBonus : 0);
+  const int line = kind == LineKind::key       ? kKeyLineWeight
+                   : kind == LineKind::error   ? kErrorLineWeight
+                   : kind == LineKind::context ? kContextLineWeight
+                                               : 0;
+  return evidence + coverage / 10 + line;
+}
+
+int breadth_penalty(int benign_lines, int other_errors) {
+  const int benign = benign_lines > 0 ? kBenignPenalty + std::min(benign_lines, 100) : 0;
+  return benign + 20 * std::min(other_errors, 10);
 }
 
 int rate_permille(double rate) {

@@ -4,6 +4,12 @@
 // Hits are ranked by a tuple of small integers, compared in this order, larger first, and then
 // by entry id, in byte order, smaller first:
 //
+//   score        how well the hit explains the text, one number (hit_score, below): what the
+//                pattern says (a literal signature more than a regex, a long text more than a
+//                short one), how much of the line it covers, what part the line plays in the log
+//                (log_lines.h: the line that states the error most, a stack frame least) and,
+//                for a regex, how broad it is (breadth_penalty). The threshold of `kbc match`
+//                (--min-score) is on this number.
 //   error_line   1 when the line looks like an error (looks_like_error), else 0: in a log, an
 //                error line outranks a line that merely mentions the same words
 //   coverage     how much of the line the match spans: floor(1000 * m / n), where m and n count
@@ -23,12 +29,14 @@
 
 #include <compare>
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace kbc {
 
 struct Rank {
+  int score = 0;
   int error_line = 0;
   int coverage = 0;
   int specificity = 0;
@@ -37,6 +45,33 @@ struct Rank {
 
   auto operator<=>(const Rank&) const = default;
 };
+
+// The parts of a hit's score. A pattern's evidence is its specificity, capped at
+// kMaxSpecificity, times kSpecificityWeight, plus kSignatureBonus when the hit is the entry's
+// signature found as literal text; then a tenth of the line's literal coverage (0-100: the
+// coverage of its specificity, floor(1000 * specificity / line code points), so that a regex
+// whose match is mostly `.*` covers little) and the line's weight.
+constexpr int kMaxSpecificity = 80;
+constexpr int kSpecificityWeight = 5;
+constexpr int kSignatureBonus = 100;
+constexpr int kKeyLineWeight = 150;
+constexpr int kErrorLineWeight = 100;
+constexpr int kContextLineWeight = -200;
+// The default threshold of `kbc match`: a hit scoring below it is not shown. A regex of 10
+// literal characters (50) on an error line (100) passes, and on a line without an error word
+// one of 30; a catch-all of a few words on ordinary output does not.
+constexpr int kDefaultMinScore = 150;
+
+enum class LineKind;
+int hit_score(bool by_signature, int specificity, std::size_t line_code_points, LineKind kind);
+
+// What a regex's breadth takes from the score of its hits: how many lines of the benign corpus
+// (ordinary output, match/benign_corpus.h) it matches, and how many other errors' signatures
+// (entries of another `domain/name`). A regex that fires on ordinary output loses
+// kBenignPenalty plus one per line (at most 100 more); each other error it matches, 20 (at most
+// 10 of them).
+constexpr int kBenignPenalty = 100;
+int breadth_penalty(int benign_lines, int other_errors);
 
 // Number of code points in UTF-8 text: the bytes that do not continue a sequence.
 std::size_t code_points(std::string_view text);
@@ -70,5 +105,12 @@ bool declares_low_severity(std::string_view line);
 // counts 25, `(?i)cuda.*error` 9 and `(?i)(oom|out of memory)` 3. Meant for patterns RE2
 // accepts; any other text still gives a number, without failing.
 int regex_specificity(std::string_view pattern);
+
+// The alternatives of a pattern that is an alternation at its top ("a|b", or "(a|b)" and
+// "(?:a|b)" as a whole), each with the pattern's leading flags ("(?i)"); empty when it is not.
+// `regex_specificity` counts an alternation by its weakest alternative, which is right for what
+// any match must hold; a hit is scored by the alternative it matched, the most specific of those
+// that match its text in full.
+std::vector<std::string> top_alternatives(std::string_view pattern);
 
 }  // namespace kbc

@@ -243,14 +243,7 @@ ToolResult McpTools::lookup_error(const json& arguments) const {
   scan.feed(text);
   const std::vector<Hit> hits = scan.finish(static_cast<std::size_t>(top));
   // The object `kbc match --json` prints.
-  ordered_json out;
-  out["version"] = 1;
-  out["entries"] = records_.size();
-  out["lines"] = scan.lines();
-  out["hits"] = ordered_json::array();
-  for (std::size_t i = 0; i < hits.size(); ++i)
-    out["hits"].push_back(hit_json(*matcher_, hits[i], i + 1));
-  return {std::move(out), ""};
+  return {hits_json(*matcher_, hits, scan.lines(), kDefaultMinScore), ""};
 }
 
 ToolResult McpTools::get_entry(const json& arguments) const {

@@ -8,6 +8,9 @@
 #include "base/text.h"
 #include "base/timings.h"
 #include "match/js_regex.h"
+#include "match/log_lines.h"
+#include "match/matcher.h"
+#include "match/near_match.h"
 #include "match/rank.h"
 #include "render/mustache_data.h"
 #include "render/record.h"
@@ -204,7 +207,52 @@ std::string llms_txt(const SiteModel& model, const json& strings) {
 
 }  // namespace
 
-std::string match_data(const SiteModel& model, const Language& language) {
+MatchFigures match_figures(const SiteModel& model) {
+  std::vector<MatchRecord> records;
+  for (const auto* record : model.records()) records.push_back(match_record(*record));
+  const Matcher matcher(std::move(records));
+  MatchFigures figures;
+  for (std::size_t i = 0; i < model.records().size(); ++i) {
+    const Breadth breadth = matcher.breadth(i);
+    figures.breadth_penalty.push_back(breadth_penalty(breadth.benign_lines, breadth.other_errors));
+  }
+  return figures;
+}
+
+namespace {
+
+// The alternatives of `regex` more specific than it, most specific first, in JavaScript.
+ordered_json js_alternatives(const std::string& regex) {
+  const int whole = regex_specificity(regex);
+  std::vector<std::pair<int, std::string>> more;
+  for (std::string& alternative : top_alternatives(regex)) {
+    const int specificity = regex_specificity(alternative);
+    if (specificity > whole) more.emplace_back(specificity, std::move(alternative));
+  }
+  std::stable_sort(more.begin(), more.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  ordered_json out = ordered_json::array();
+  for (const auto& [specificity, alternative] : more) {
+    const JsRegex js = js_regex(alternative);
+    if (js.ok) out.push_back({specificity, js.source, js.flags});
+  }
+  return out;
+}
+
+ordered_json texts_field(const ordered_json& record, const char* key) {
+  ordered_json out = ordered_json::array();
+  const auto it = record.find(key);
+  if (it == record.end() || !it->is_array()) return out;
+  for (const auto& item : *it) {
+    if (item.is_string()) out.push_back(item);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string match_data(const SiteModel& model, const Language& language,
+                       const MatchFigures& figures) {
   ordered_json entries = ordered_json::array();
   const auto& records = model.records();
   for (std::size_t i = 0; i < records.size(); ++i) {
@@ -219,10 +267,26 @@ std::string match_data(const SiteModel& model, const Language& language) {
          title.text == signature ? ordered_json() : ordered_json(title.text),
          js.ok ? ordered_json(js.source) : ordered_json(), js.flags, regex_specificity(regex),
          code_points(trim(signature)),
-         rate_permille(rate != r.end() && rate->is_number() ? rate->get<double>() : 0.0),
-         js.needs});
+         rate_permille(rate != r.end() && rate->is_number() ? rate->get<double>() : 0.0), js.needs,
+         figures.breadth_penalty.at(i), js.ok ? js_alternatives(regex) : ordered_json::array(),
+         texts_field(r, "aliases"), string_field(r, "error_code"), texts_field(r, "tags")});
   }
-  return ordered_json{{"version", 1}, {"lang", language.code}, {"entries", entries}}.dump() + "\n";
+  const ordered_json reading{{"ansi", kAnsiPattern},         {"prefix", kPrefixPattern},
+                             {"max_prefixes", kMaxPrefixes}, {"context", kContextPattern},
+                             {"key", kKeyLinePattern},       {"frame", kPythonFramePattern}};
+  const ordered_json score{
+      {"max_specificity", kMaxSpecificity}, {"specificity_weight", kSpecificityWeight},
+      {"signature_bonus", kSignatureBonus}, {"key_line", kKeyLineWeight},
+      {"error_line", kErrorLineWeight},     {"context_line", kContextLineWeight},
+      {"min_score", kDefaultMinScore},      {"min_near_score", kMinNearScore},
+      {"code_weight", kCodeWeight},         {"near_lines", kNearLines}};
+  return ordered_json{{"version", 2},
+                      {"lang", language.code},
+                      {"reading", reading},
+                      {"score", score},
+                      {"entries", entries}}
+             .dump() +
+         "\n";
 }
 
 namespace {
@@ -266,6 +330,7 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
   const auto& languages = model.languages();
   // For each language, its files by path under site/, in the order they are added.
   std::vector<std::vector<std::pair<std::string, std::string>>> files(languages.size());
+  const MatchFigures figures = match_figures(model);
   parallel_slices(
       3 * languages.size(),
       [&](std::size_t begin, std::size_t end, std::size_t) {
@@ -277,7 +342,7 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
           if (k % 3 == 0) {
             out.emplace_back(code + "/search-index.json", search_index(model, language));
           } else if (k % 3 == 1) {
-            out.emplace_back(code + "/match.json", match_data(model, language));
+            out.emplace_back(code + "/match.json", match_data(model, language, figures));
           } else {
             if (!renderer) renderer.emplace(templates, languages, strings);
             const json& text = strings[k / 3];

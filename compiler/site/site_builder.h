@@ -33,7 +33,19 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
 // the three numbers are the Rank fields as the Matcher computes them (signature_specificity
 // counts the trimmed signature's code points, fix_rate is in per-mille). An entry's page is
 // entries/<id>.html in the language's folder.
-std::string match_data(const SiteModel& model, const Language& language);
+//
+// Since the paste box ranks as `kbc match` does on real logs, match.json also carries what the
+// Matcher computes or reads: per entry, [9] the breadth penalty of its regex (rank.h), [10] the
+// top-level alternatives of its regex more specific than the whole, as [specificity, regex,
+// flags], most specific first, [11] its aliases, [12] its error code and [13] its tags (near
+// matches); and at the top, "reading" (the patterns of log_lines.h) and "score" (the constants
+// of rank.h and near_match.h).
+struct MatchFigures {
+  std::vector<int> breadth_penalty;  // per record of the model
+};
+MatchFigures match_figures(const SiteModel& model);
+std::string match_data(const SiteModel& model, const Language& language,
+                       const MatchFigures& figures);
 
 // Every href and src of the HTML pages under `prefix` that points inside the site at a file the
 // tree does not have, as an error diagnostic at the link (rule id "site-link").

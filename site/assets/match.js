@@ -8,12 +8,14 @@
 // its rank. Matching follows
 // compiler/match/matcher.h and rank.h, and tests/browser/run.mjs holds the two to the same
 // answers: the text is split at \n; each line, in pieces of 16 KiB when longer, without leading
-// and trailing ASCII white space, is matched by every entry's regex and by its signature as
-// literal text ignoring case; the leftmost match counts, and an empty one is no hit. A hit ranks
-// by [error_line, coverage, specificity, signature, fix_rate], larger first, then by id; an
-// entry keeps its best hit, the earlier line on a tie. In a log (two lines or more that are not
-// blank), a line of at most 16 KiB that declares a low severity and has no error word is
-// matched only by the entries whose signature is such a line.
+// and trailing ASCII white space and without its noise (log_lines.h, with the patterns that
+// match.json carries), is matched by every entry's regex and by its signature as literal text
+// ignoring case; the leftmost match counts, and an empty one is no hit. A hit ranks by [score,
+// error_line, coverage, specificity, signature, fix_rate], larger first, then by id; an entry
+// keeps its best hit, the earlier line on a tie; a hit scoring under the threshold is not shown,
+// and when none is left the near matches are. In a log (two lines or more that are not blank),
+// a line of at most 16 KiB that declares a low severity and has no error word is matched only
+// by the entries whose signature is such a line.
 (function () {
   'use strict';
 
@@ -27,7 +29,8 @@
     'error', 'exception', 'fatal', 'fail', 'traceback', 'panic', 'abort', 'denied', 'refused',
     'timed out', 'timeout', 'cannot', "can't", 'unable', 'invalid', 'not found', 'no such',
     'killed', 'segfault', 'segmentation fault', 'critical', 'errno', 'exceeded', 'overflow',
-    'violation', 'unexpected'];
+    'violation', 'unexpected', 'exhausted', 'rejected', 'expired', 'incompatible', 'conflict',
+    'unauthorized', 'forbidden', 'out of memory', 'crash'];
 
   // Literal text as a pattern for the `u` flag, which allows only these escapes.
   function quote(text) {
@@ -128,12 +131,146 @@
     return out;
   }
 
-  // The entries of match.json with their regexes compiled, once per loaded file.
+  // ---- how a line of a log is read (compiler/match/log_lines.h); match.json's "reading" ----
+
+  var KIND_CONTEXT = 'context';
+  var KIND_PLAIN = 'plain';
+  var KIND_ERROR = 'error';
+  var KIND_KEY = 'key';
+
+  function reader(data) {
+    var r = data.reading || {};
+    return {
+      ansi: new RegExp(r.ansi, 'g'), prefix: new RegExp(r.prefix), maxPrefixes: r.max_prefixes | 0,
+      context: new RegExp(r.context), key: new RegExp(r.key), frame: new RegExp(r.frame),
+    };
+  }
+
+  // normalized_line: escape sequences out, then the prefixes, then a final "**", trimmed.
+  function normalized(read, line) {
+    if (line.indexOf('\x1b') >= 0) line = trimAscii(line.replace(read.ansi, ''));
+    for (var i = 0; i < read.maxPrefixes && /^[>*$#\[0-9]/.test(line); i++) {
+      var m = read.prefix.exec(line);
+      if (!m || m[0].length === 0) break;
+      line = trimAscii(line.slice(m[0].length));
+    }
+    if (line.length > 2 && line.slice(-2) === '**') line = trimAscii(line.slice(0, -2));
+    return line;
+  }
+
+  function isFrame(read, line) {
+    return line.slice(0, 6) === 'File "' && read.frame.test(line);
+  }
+
+  function lineKind(read, line, afterFrame, errorWord) {
+    if (read.key.test(line)) return KIND_KEY;
+    if (afterFrame || read.context.test(line)) return KIND_CONTEXT;
+    return errorWord ? KIND_ERROR : KIND_PLAIN;
+  }
+
+  // ---- near matches (compiler/match/near_match.h) ----
+
+  function nearWords(text) {
+    var out = [];
+    var seen = new Set();
+    var runs = String(text).match(/[A-Za-z0-9_]+/g) || [];
+    for (var i = 0; i < runs.length; i++) {
+      var word = runs[i];
+      if (word.length < 3 || /^[0-9]+$/.test(word)) continue;
+      word = word.toLowerCase();
+      if (!seen.has(word)) {
+        seen.add(word);
+        out.push(word);
+      }
+    }
+    return out;
+  }
+
+  function isCodeWord(word) {
+    return word.length >= 5 && (word.indexOf('_') >= 0 || (/[0-9]/.test(word) && /[a-z]/.test(word)));
+  }
+
+  // floor(log2(n / df)) with integers.
+  function rarity(n, df) {
+    var bits = 0;
+    for (var d = df * 2; d <= n; d *= 2) bits++;
+    return bits;
+  }
+
+  function nearIndex(entries) {
+    var ids = new Map();
+    var weights = [];
+    var entriesWith = [];
+    var lastEntry = [];
+    var phrases = [];
+    var phrasesOf = [];
+    entries.forEach(function (entry, e) {
+      entry.phrases.forEach(function (text) {
+        var phrase = {entry: e, words: [], total: 0};
+        nearWords(text).forEach(function (word) {
+          var id = ids.get(word);
+          if (id === undefined) {
+            id = weights.length;
+            ids.set(word, id);
+            weights.push(0);
+            entriesWith.push(0);
+            lastEntry.push(-1);
+            phrasesOf.push([]);
+          }
+          if (lastEntry[id] !== e) {
+            lastEntry[id] = e;
+            entriesWith[id]++;
+          }
+          phrase.words.push(id);
+        });
+        if (phrase.words.length) phrases.push(phrase);
+      });
+    });
+    for (var w = 0; w < weights.length; w++) weights[w] = rarity(entries.length, entriesWith[w]);
+    var unique = entriesWith.map(function (n) { return n === 1; });
+    phrases.forEach(function (phrase, p) {
+      phrase.words.forEach(function (w) {
+        phrase.total += weights[w];
+        phrasesOf[w].push(p);
+      });
+    });
+    return {ids: ids, weights: weights, unique: unique, phrases: phrases, phrasesOf: phrasesOf};
+  }
+
+  // NearIndex::match: [entry, score] of the entries whose near score reaches the minimum.
+  function nearMatch(index, score, line) {
+    var found = new Map();
+    nearWords(line).forEach(function (word) {
+      var id = index.ids.get(word);
+      if (id === undefined || index.weights[id] === 0) return;
+      var w = index.weights[id];
+      var code = (w >= score.code_weight || index.unique[id]) && isCodeWord(word);
+      index.phrasesOf[id].forEach(function (p) {
+        var f = found.get(p);
+        if (!f) found.set(p, f = {weight: 0, words: 0, code: false});
+        f.weight += w;
+        f.words++;
+        f.code = f.code || code;
+      });
+    });
+    var best = new Map();
+    found.forEach(function (f, p) {
+      var phrase = index.phrases[p];
+      if (f.words < 2 && !f.code) return;
+      var s = Math.floor(99 * f.weight / phrase.total);
+      if (s < score.min_near_score) return;
+      if (!best.has(phrase.entry) || best.get(phrase.entry) < s) best.set(phrase.entry, s);
+    });
+    return best;
+  }
+
+  // ---- the entries of match.json, compiled once per loaded file ----
+
   var prepared = typeof WeakMap !== 'undefined' ? new WeakMap() : null;
   function prepare(data) {
-    var entries = prepared && prepared.get(data);
-    if (entries) return entries;
-    entries = (data && data.entries || []).map(function (e) {
+    var ready = prepared && prepared.get(data);
+    if (ready) return ready;
+    var entries = (data && data.entries || []).map(function (e) {
       var signature = trimAscii(String(e[1] || ''));
       var entry = {
         id: String(e[0]), signature: String(e[1] || ''), title: e[2] === null ? null : String(e[2]),
@@ -142,6 +279,9 @@
         needs: Array.isArray(e[8]) && e[8].length ? e[8].map(String) : null,
         signatureNeeds: null,
         low: isLowLine(trimAscii(signature.split('\n')[0])),  // matched on a log's low lines too
+        penalty: e[9] | 0,
+        alternatives: [],
+        phrases: [String(e[1] || '')],
       };
       if (typeof e[3] === 'string') {
         try {
@@ -150,6 +290,14 @@
           entry.regexError = String(error && error.message || error);  // matches by signature only
         }
       }
+      (Array.isArray(e[10]) ? e[10] : []).forEach(function (a) {
+        try {
+          entry.alternatives.push([a[0] | 0, new RegExp('^(?:' + a[1] + ')$', a[2])]);
+        } catch (error) { /* C++ compiled it; a regex JavaScript refuses is skipped */ }
+      });
+      (Array.isArray(e[11]) ? e[11] : []).forEach(function (alias) { entry.phrases.push(String(alias)); });
+      if (e[12]) entry.phrases.push(String(e[12]));
+      if (Array.isArray(e[13]) && e[13].length) entry.phrases.push(e[13].map(function (t) { return String(t) + ' '; }).join(''));
       if (signature && signature.indexOf('\n') < 0) {
         entry.signatureRegex = new RegExp(quote(signature), 'iu');
         var run = literalRun(signature);
@@ -157,8 +305,9 @@
       }
       return entry;
     });
-    if (prepared) prepared.set(data, entries);
-    return entries;
+    ready = {entries: entries, read: reader(data), score: data.score || {}, near: null};
+    if (prepared) prepared.set(data, ready);
+    return ready;
   }
 
   // Larger first, field by field; then the smaller id (byte order: ids are ASCII).
@@ -176,12 +325,33 @@
     return false;
   }
 
-  // The hits of one trimmed, non-empty piece of a line, in entry order: [entry, rank, by
-  // signature, begin, end] (UTF-16 indexes of the match); with `lowOnly`, of the entries whose
-  // signature declares a low severity only.
-  function matchPiece(entries, line, lowOnly) {
+  // Matcher::hit_specificity: the most specific alternative that matches the hit's text in full.
+  function hitSpecificity(entry, text) {
+    for (var i = 0; i < entry.alternatives.length; i++) {
+      var a = entry.alternatives[i];
+      if (a[0] <= entry.regexSpecificity) break;
+      if (a[1].test(text)) return a[0];
+    }
+    return entry.regexSpecificity;
+  }
+
+  // hit_score of rank.h.
+  function hitScore(score, bySignature, specificity, lineCodePoints, kind) {
+    var evidence = Math.min(specificity, score.max_specificity) * score.specificity_weight +
+      (bySignature ? score.signature_bonus : 0);
+    var weight = kind === KIND_KEY ? score.key_line : kind === KIND_ERROR ? score.error_line :
+      kind === KIND_CONTEXT ? score.context_line : 0;
+    return evidence + Math.floor(coverage(Math.max(specificity, 0), lineCodePoints) / 10) + weight;
+  }
+
+  // The hits of one normalized, non-empty piece of a line, in entry order: [entry, rank, by
+  // signature, begin, end, kind] (UTF-16 indexes of the match); with `lowOnly`, of the entries
+  // whose signature declares a low severity only.
+  function matchPiece(ready, line, lowOnly, afterFrame) {
+    var entries = ready.entries;
     var hits = [];
     var errorLine = -1;
+    var kind = null;
     var lineCodePoints = 0;
     // toLowerCase turns each ASCII letter into its lower case and no ASCII character into
     // anything else, so a prefilter text (ASCII, lower-cased) missing from `lower` is missing
@@ -198,64 +368,111 @@
         if (errorLine < 0) {
           errorLine = errorWords.test(line) ? 1 : 0;
           lineCodePoints = codePoints(line, 0, line.length);
+          kind = lineKind(ready.read, line, afterFrame, errorLine === 1);
         }
         var end = m.index + m[0].length;
-        hits.push([k, [errorLine, coverage(codePoints(line, m.index, end), lineCodePoints),
-          bySignature ? entry.signatureSpecificity : entry.regexSpecificity, bySignature, entry.fixRate],
-        bySignature, m.index, end]);
+        var specificity = bySignature ? entry.signatureSpecificity : hitSpecificity(entry, m[0]);
+        var total = hitScore(ready.score, bySignature === 1, specificity, lineCodePoints, kind) -
+          (bySignature ? 0 : entry.penalty);
+        hits.push([k, [total, errorLine, coverage(codePoints(line, m.index, end), lineCodePoints),
+          specificity, bySignature, entry.fixRate], bySignature, m.index, end, kind]);
       }
     }
     return hits;
   }
 
-  // Every entry that matches `text`, best first, each with its best hit.
-  function match(data, text) {
-    var entries = prepare(data);
-    var best = new Map();
-    var seen = [new Map(), new Map()];  // piece -> its hits, [low line?]: lines of a log repeat
-    var lines = String(text).split('\n');
-    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-    var log = lines.filter(function (raw) { return trimAscii(raw) !== ''; }).length >= 2;
-    lines.forEach(function (raw, index) {
-      var number = index + 1;
-      var parts = pieces(raw);
-      var low = log && parts.length === 1 && isLowLine(trimAscii(raw)) ? 1 : 0;
-      parts.forEach(function (piece) {
-        var line = trimAscii(piece);
-        if (!line) return;
-        var hits = seen[low].get(line);
-        if (!hits) seen[low].set(line, hits = matchPiece(entries, line, low === 1));
-        hits.forEach(function (h) {
-          var entry = entries[h[0]];
-          var hit = {id: entry.id, rank: h[1], line: number, text: line, bySignature: h[2] === 1,
-            begin: h[3], end: h[4]};
-          var slot = best.get(h[0]);
-          if (!slot) {
-            best.set(h[0], {hit: hit, lines: 1, last: number});
-            return;
-          }
-          if (slot.last !== number) {
-            slot.lines++;
-            slot.last = number;
-          }
-          if (compareHits(hit, slot.hit) < 0) slot.hit = hit;
-        });
-      });
-    });
+  // An entry's best hit so far, and the lines it matched.
+  function offer(best, k, hit) {
+    var slot = best.get(k);
+    if (!slot) {
+      best.set(k, {hit: hit, lines: 1, last: hit.line});
+      return;
+    }
+    if (slot.last !== hit.line) {
+      slot.lines++;
+      slot.last = hit.line;
+    }
+    if (compareHits(hit, slot.hit) < 0) slot.hit = hit;
+  }
+
+  function ranked(ready, best, minScore, near) {
     var found = [];
     best.forEach(function (slot, k) {
-      var entry = entries[k];
+      var entry = ready.entries[k];
       var hit = slot.hit;
+      if (hit.rank[0] < minScore) return;
       found.push({
         id: entry.id, title: entry.title === null ? entry.signature : entry.title,
         titleIsSignature: entry.title === null, signature: entry.signature,
         line: hit.line, text: hit.text, begin: hit.begin, end: hit.end, lines: slot.lines,
-        by: hit.bySignature ? 'signature' : 'regex', rank: hit.rank,
-        score: {error_line: hit.rank[0], coverage: hit.rank[1], specificity: hit.rank[2],
-          signature: hit.rank[3], fix_rate: hit.rank[4]},
+        by: near ? 'words' : hit.bySignature ? 'signature' : 'regex', rank: hit.rank, near: near,
+        score: {error_line: hit.rank[1], coverage: hit.rank[2], specificity: hit.rank[3],
+          signature: hit.rank[4], fix_rate: hit.rank[5], total: hit.rank[0], line_kind: hit.kind},
       });
     });
     return found.sort(compareHits);
+  }
+
+  // Every entry that matches `text` with a score of data.score.min_score or more (or
+  // `minScore`), best first, each with its best hit; when there is none, the near matches.
+  function match(data, text, minScore) {
+    var ready = prepare(data);
+    var read = ready.read;
+    if (minScore === undefined) minScore = ready.score.min_score | 0;
+    var best = new Map();
+    var nearLines = [];
+    var seen = new Map();  // low, after a frame, line -> its hits: lines of a log repeat
+    var lines = String(text).split('\n');
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    var log = lines.filter(function (raw) { return trimAscii(raw) !== ''; }).length >= 2;
+    var afterFrame = false;
+    lines.forEach(function (raw, index) {
+      var number = index + 1;
+      var parts = pieces(raw);
+      var trimmed = trimAscii(raw);
+      if (log && parts.length === 1 && declaresLowSeverity(trimmed)) {
+        var low = normalized(read, trimmed);
+        if (!errorWords.test(low)) {
+          piece(low, true, false);
+          afterFrame = false;
+          return;
+        }
+      }
+      parts.forEach(function (part, p) {
+        var line = normalized(read, trimAscii(part));
+        var frame = afterFrame && p === 0;
+        afterFrame = false;
+        if (!line) return;
+        var errorWord = errorWords.test(line);
+        if ((errorWord || !log) && nearLines.length < ready.score.near_lines) {
+          var kind = lineKind(read, line, frame, errorWord);
+          if (kind !== KIND_CONTEXT) nearLines.push({line: number, text: line, kind: kind});
+        }
+        piece(line, false, frame);
+        afterFrame = p === parts.length - 1 && isFrame(read, line);
+      });
+      function piece(line, lowOnly, frame) {
+        var key = (lowOnly ? 'l' : 'a') + (frame ? 'f' : 'n') + line;
+        var hits = seen.get(key);
+        if (!hits) seen.set(key, hits = matchPiece(ready, line, lowOnly, frame));
+        hits.forEach(function (h) {
+          offer(best, h[0], {id: ready.entries[h[0]].id, rank: h[1], line: number, text: line,
+            bySignature: h[2] === 1, begin: h[3], end: h[4], kind: h[5]});
+        });
+      }
+    });
+    var found = ranked(ready, best, minScore, false);
+    if (found.length) return found;
+    if (!ready.near) ready.near = nearIndex(ready.entries);
+    var near = new Map();
+    nearLines.forEach(function (line) {
+      nearMatch(ready.near, ready.score, line.text).forEach(function (score, k) {
+        offer(near, k, {id: ready.entries[k].id,
+          rank: [score, line.kind === KIND_PLAIN ? 0 : 1, 0, 0, 0, ready.entries[k].fixRate],
+          line: line.line, text: line.text, bySignature: false, begin: 0, end: 0, kind: line.kind});
+      });
+    });
+    return ranked(ready, near, -Infinity, true);
   }
 
   // ---- page behaviour ----
@@ -332,8 +549,8 @@
         return li;
       });
       results.replaceChildren.apply(results, items);
-      status.textContent = found.length ?
-        text('results-label').replace('{n}', String(found.length)) : text('no-results');
+      status.textContent = !found.length ? text('no-results') :
+        text(found[0].near ? 'near-label' : 'results-label').replace('{n}', String(found.length));
     }
 
     function run() {

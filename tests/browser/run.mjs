@@ -868,7 +868,7 @@ try {
           const result = await page.evaluate(async () => {
             const url = document.querySelector('form.paste-form').getAttribute('data-match');
             const data = await (await fetch(url)).json();
-            const entries = window.kbcMatch.prepare(data);
+            const entries = window.kbcMatch.prepare(data).entries;
             return { total: entries.length, regexes: data.entries.filter((e) => e[3] !== null).length,
               errors: entries.filter((e) => e.regexError).map((e) => `${e.id}: ${e.regexError}`) };
           });
@@ -929,6 +929,34 @@ try {
       note(`${label}: a log of ${log.split('\n').length} lines, ${expected.length} entries ranked alike`);
     }
   }, 120000);
+
+  await test('p7. paste box: real logs, noisy lines, tracebacks and near matches rank as kbc match does', async () => {
+    // The real-world evaluation texts (bench/realworld/cases/), and each signature dressed as a
+    // real log dresses it: colours, a CI timestamp, Markdown quoting, a Python traceback's last
+    // line under its frames, its words reworded (near matches), its error code alone.
+    const casesDir = path.join(here, '..', '..', 'bench', 'realworld', 'cases');
+    const texts = fs.readdirSync(casesDir).sort().map((f) => fs.readFileSync(path.join(casesDir, f), 'utf8'));
+    for (const { label, root, entries, server } of matchSites) {
+      const own = [];
+      for (const sig of matchData(root, 'en').entries.map((e) => e[1])) {
+        own.push(`\x1b[31m${sig}\x1b[0m`, `2024-05-01T10:00:00.1234567Z ${sig}`, `> **${sig}**`,
+          `Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n    step()\n${sig}\nnext line`,
+          sig.split(/\s+/).reverse().join(' '), ...(sig.match(/[A-Z0-9]+_[A-Z0-9_]+/g) || []));
+      }
+      const all = [...texts, ...own];
+      const expected = all.map((text) => kbcMatch(entries, text, { stdin: true }));
+      await withPage({}, async (page) => {
+        await page.goto(at('en/search.html', server.origin));
+        const got = await pageMatchLines(page, all);
+        all.forEach((text, i) => {
+          assert.deepEqual(got[i], expected[i].map(cliHitLine), `${label}: ${JSON.stringify(text.slice(0, 200))}`);
+        });
+      });
+      const near = expected.filter((hits) => hits.length && hits[0].near).length;
+      const answered = expected.filter((hits) => hits.length && !hits[0].near).length;
+      note(`${label}: ${all.length} texts alike: ${answered} answered, ${near} near matches only`);
+    }
+  }, 240000);
 
   await test('p4. paste box in Chinese: labels, translated titles, keyboard only (Tab, Ctrl+Enter, Enter on a result), axe light and dark', async () => {
     const data = matchData(site, 'zh');

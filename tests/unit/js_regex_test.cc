@@ -13,6 +13,8 @@
 #include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "match/js_regex.h"
+#include "match/log_lines.h"
+#include "match/rank.h"
 #include "match/regex_index.h"
 #include "pipeline.h"
 #include "site/site_builder.h"
@@ -234,14 +236,22 @@ TEST_CASE("the site's match data holds each entry's JavaScript regex and rank fi
   const nlohmann::ordered_json second = {
       {"id", "cuda/b"}, {"signature", "Ä kernel"}, {"regex", "a\\Cb"}, {"fix_success_rate", 0.5}};
   const SiteModel model({&first, &second}, SiteConfig{});
-  const auto zh = nlohmann::json::parse(match_data(model, default_languages()[1]));
-  CHECK(zh["version"] == 1);
+  auto zh = nlohmann::json::parse(match_data(model, default_languages()[1], match_figures(model)));
+  CHECK(zh["version"] == 2);
   CHECK(zh["lang"] == "zh");
+  // [9], the breadth penalty, depends on the benign corpus kbc carries: "a\\Cb" is broad.
+  CHECK(zh["entries"][0][9] == 0);
+  CHECK(zh["entries"][1][9].get<int>() > kBenignPenalty);
+  zh["entries"][1][9] = 0;
   CHECK(zh["entries"] == nlohmann::json::parse(R"([
           ["cuda/a", "  CUDA error: out of memory ", "CUDA 错误：显存不足",
-           "cuda error: out of memory", "iu", 25, 25, 813, ["cuda error: out of memory"]],
-          ["cuda/b", "Ä kernel", null, null, "", 2, 8, 500, []]])"));
-  const auto en = nlohmann::json::parse(match_data(model, default_languages()[0]));
+           "cuda error: out of memory", "iu", 25, 25, 813, ["cuda error: out of memory"],
+           0, [], [], "", []],
+          ["cuda/b", "Ä kernel", null, null, "", 2, 8, 500, [], 0, [], [], "", []]])"));
+  CHECK(zh["reading"]["key"] == kKeyLinePattern);
+  CHECK(zh["score"]["min_score"] == kDefaultMinScore);
+  const auto en =
+      nlohmann::json::parse(match_data(model, default_languages()[0], match_figures(model)));
   CHECK(en["entries"][0][2] == nullptr);  // the English title is the signature
 }
 

@@ -34,8 +34,13 @@ std::vector<std::string> ids(const Matcher& matcher, const std::vector<Hit>& hit
   return out;
 }
 
+// The ranking tests measure no breadth: an empty benign corpus, so that what kbc carries does
+// not change them.
+const std::vector<BenignLine> kNoBenign;
+const MatchOptions kPlain{.benign = &kNoBenign};
+
 std::vector<std::string> ranked(const std::vector<MatchRecord>& records, const std::string& line) {
-  const Matcher matcher(records);
+  const Matcher matcher(records, kPlain);
   return ids(matcher, matcher.match_line(line));
 }
 
@@ -133,11 +138,11 @@ TEST_CASE("a line looks like an error when it holds one of the error words, in a
   CHECK_FALSE(looks_like_error("\u00E9rror, \u00C9RROR"));
 }
 
-TEST_CASE("ranking: coverage beats specificity") {
-  // "quota exceeded" says more, but ".*quota.*" covers the whole line.
+TEST_CASE("ranking: what a pattern says beats how much of the line its match spans") {
+  // ".*quota.*" covers the whole line, but "quota exceeded" says more about it.
   CHECK(ranked({record("a/specific", "quota exceeded"), record("b/broad", ".*quota.*")},
                "disk quota exceeded on /data") ==
-        std::vector<std::string>{"b/broad", "a/specific"});
+        std::vector<std::string>{"a/specific", "b/broad"});
 }
 
 TEST_CASE("ranking: a more specific regex wins over a catch-all covering as much") {
@@ -158,12 +163,14 @@ TEST_CASE("ranking: specificity beats fix rate, fix rate beats id, id breaks tie
 }
 
 TEST_CASE("a hit carries its rank, its span and what matched") {
-  const Matcher matcher({record("a/x", "out of memory", 0.925)});
+  const Matcher matcher({record("a/x", "out of memory", 0.925)}, kPlain);
   const std::vector<Hit> hits = matcher.match_line("  RuntimeError: CUDA error: out of memory  ");
   REQUIRE(hits.size() == 1);
   CHECK(hits[0].line == "RuntimeError: CUDA error: out of memory");  // trimmed
   CHECK(hits[0].line.substr(hits[0].begin, hits[0].end - hits[0].begin) == "out of memory");
-  CHECK(hits[0].rank == Rank{1, 333, 13, 0, 925});
+  // 13 literal characters (65), 13 of the line's 39 (33), the line that states the error (150).
+  CHECK(hits[0].rank == Rank{248, 1, 333, 13, 0, 925});
+  CHECK(hits[0].kind == LineKind::key);
   CHECK_FALSE(hits[0].by_signature);
 }
 
@@ -182,24 +189,28 @@ TEST_CASE("an entry also matches by its signature, as literal text ignoring case
 }
 
 TEST_CASE("an entry's regex is sought unless its signature covers the whole line") {
-  const Matcher matcher({record("a/disk", "(?i)disk full on /dev/\\w+", 0.5, "disk full"),
-                         record("b/broad", "(?i)disk.*", 0.5, "Disk FULL")});
-  // The signature covers part of the line; the regex, all of it.
-  std::vector<Hit> hits = matcher.match_line("Disk full on /dev/sda1");
+  const Matcher matcher({record("a/disk", "(?i)disk full on /dev/\\w+ and more", 0.5, "disk full"),
+                         record("b/broad", "(?i)disk.*", 0.5, "Disk FULL")},
+                        kPlain);
+  // The signature covers part of the line; a's regex says more (27 characters: 135, against
+  // 45 and the signature's 100), b's says less.
+  std::vector<Hit> hits = matcher.match_line("Disk full on /dev/sda1 and more");
   REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/disk", "b/broad"});
   CHECK_FALSE(hits[0].by_signature);
-  CHECK(hits[0].rank == Rank{0, 1000, 18, 0, 500});
-  CHECK_FALSE(hits[1].by_signature);
-  CHECK(hits[1].rank == Rank{0, 1000, 4, 0, 500});
-  // The line is the signature, which outranks the broader regex covering it too.
+  CHECK(hits[0].rank == Rank{135 + 87, 0, 1000, 27, 0, 500});
+  CHECK(hits[1].by_signature);
+  CHECK(hits[1].rank == Rank{145 + 29, 0, 290, 9, 1, 500});
+  // The line is both signatures, which outrank b's regex covering it too: a tie, by id.
   hits = matcher.match_line("disk full");
   REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/disk", "b/broad"});
   CHECK(hits[1].by_signature);
-  CHECK(hits[1].rank == Rank{0, 1000, 9, 1, 500});
-  hits = matcher.match_text("disk full\ndisk full on /dev/sdb\n", 5);
+  CHECK(hits[1].rank == Rank{145 + 100, 0, 1000, 9, 1, 500});
+  // Over a text, each keeps its best line: the signature's line.
+  hits = matcher.match_text("disk full on /dev/sdb and more\ndisk full\n", 5, 0);
   REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/disk", "b/broad"});
   CHECK(hits[0].line_number == 2);
   CHECK(hits[0].lines == 2);
+  CHECK(hits[1].line_number == 2);
   CHECK(hits[1].lines == 2);
 }
 
@@ -214,19 +225,20 @@ TEST_CASE("an empty match is no hit") {
 }
 
 TEST_CASE("in a log, each entry keeps its best line, and error lines come first") {
-  const Matcher matcher({record("a/connection", "connection"), record("b/pool", "pool.*")});
+  const Matcher matcher({record("a/connection", "connection"), record("b/pool", "pool.*")}, kPlain);
   const std::string log =
       "WARN pool ready: 8 connections\n"
       "WARN connection established to db\n"
       "\n"
       "ERROR connection refused by db\n";
-  const std::vector<Hit> hits = matcher.match_text(log, 10);
+  const std::vector<Hit> hits = matcher.match_text(log, 10, 0);
   REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/connection", "b/pool"});
   CHECK(hits[0].line_number == 4);  // the error line, not the earlier one
   CHECK(hits[0].lines == 3);        // "connections" counts too
   CHECK(hits[1].line_number == 1);
   CHECK(hits[1].rank.error_line == 0);
-  CHECK(matcher.match_text(log, 1).size() == 1);
+  CHECK(matcher.match_text(log, 1, 0).size() == 1);
+  CHECK(matcher.match_text(log, 10).size() == 1);  // b/pool's 33 is under the threshold
 }
 
 TEST_CASE(
@@ -246,12 +258,13 @@ TEST_CASE(
 
 TEST_CASE("in a log the INFO DEBUG and TRACE lines without an error word match only such entries") {
   const Matcher matcher({record("a/idle", "(?i)idle"),
-                         record("b/pip", "pip is looking", 0.5, "INFO: pip is looking at it")});
+                         record("b/pip", "pip is looking", 0.5, "INFO: pip is looking at it")},
+                        kPlain);
   const std::string log =
       "2024-06-01 INFO [pool] 3 idle connections\n"  // skipped
       "DEBUG pip is looking at it\n"                 // b/pip's signature declares INFO too
       "TRACE idle timeout reached\n";                // "timeout": an error word
-  std::vector<Hit> hits = matcher.match_text(log, 10);
+  std::vector<Hit> hits = matcher.match_text(log, 10, 0);
   REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/idle", "b/pip"});
   CHECK(hits[0].line_number == 3);  // an error line first
   CHECK(hits[0].lines == 1);
@@ -259,12 +272,12 @@ TEST_CASE("in a log the INFO DEBUG and TRACE lines without an error word match o
 
   LogScan scan(matcher);
   scan.feed(log);
-  CHECK(scan.finish(10).size() == 2);
+  CHECK(scan.finish(10, 0).size() == 2);
   CHECK(scan.low_lines() == 2);  // the first two
 
   LogScan all(matcher, {.all_lines = true});
   all.feed(log);
-  hits = all.finish(10);
+  hits = all.finish(10, 0);
   CHECK(all.low_lines() == 0);
   REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/idle", "b/pip"});
   CHECK(hits[0].line_number == 3);
@@ -273,18 +286,18 @@ TEST_CASE("in a log the INFO DEBUG and TRACE lines without an error word match o
   // One line is an error message, matched in full; blank lines do not make it a log.
   for (const char* text : {"INFO [pool] 3 idle connections", "\n INFO [pool] 3 idle\n\n"}) {
     INFO(text);
-    CHECK(ids(matcher, matcher.match_text(text, 10)) == std::vector<std::string>{"a/idle"});
+    CHECK(ids(matcher, matcher.match_text(text, 10, 0)) == std::vector<std::string>{"a/idle"});
   }
   // Without an entry like b/pip, such lines are not matched at all.
-  const Matcher idle_only({record("a/idle", "(?i)idle")});
-  CHECK(idle_only.match_text("INFO 3 idle\nDEBUG 4 idle\n", 10).empty());
+  const Matcher idle_only({record("a/idle", "(?i)idle")}, kPlain);
+  CHECK(idle_only.match_text("INFO 3 idle\nDEBUG 4 idle\n", 10, 0).empty());
 }
 
 TEST_CASE("a log gives the same hits however it is split into blocks") {
   std::vector<MatchRecord> records = {record("a/oom", "(?i)out of memory"),
                                       record("b/refused", "connection refused"),
                                       record("c/denied", "(?i)permission denied")};
-  const Matcher matcher(std::move(records));
+  const Matcher matcher(std::move(records), kPlain);
   std::string log;
   for (int i = 0; i < 3000; ++i) {
     log += "INFO step " + std::to_string(i) + " ok\n";
@@ -313,12 +326,14 @@ TEST_CASE("a log gives the same hits however it is split into blocks") {
     }
     CHECK(scan.lines() == 3000 + 5 + 1 + 1 + 1 + 1);
   }
-  REQUIRE(ids(matcher, whole) == std::vector<std::string>{"c/denied", "b/refused", "a/oom"});
-  CHECK(whole[0].line_number == 1004);  // the long line, found in its last piece
-  CHECK(whole[0].lines == 2);
-  CHECK(whole[1].lines == 5);
-  CHECK(whole[2].line_number == 2508);
-  CHECK(whole[2].lines == 2);  // the long line's rest is no INFO line of its own
+  // "ERROR: connection refused" and "RuntimeError: ..." state their errors (key lines).
+  REQUIRE(ids(matcher, whole) == std::vector<std::string>{"b/refused", "a/oom", "c/denied"});
+  CHECK(whole[0].lines == 5);
+  CHECK(whole[0].kind == LineKind::key);
+  CHECK(whole[1].line_number == 2508);
+  CHECK(whole[1].lines == 2);           // the long line's rest is no INFO line of its own
+  CHECK(whole[2].line_number == 1004);  // the long line, found in its last piece
+  CHECK(whole[2].lines == 2);
 }
 
 TEST_CASE("match records come from entries and published records alike") {
@@ -508,8 +523,9 @@ TEST_CASE("a regex RE2 rejects is reported and never matches") {
 
 TEST_CASE("hit_json: stable keys, offsets in code points") {
   MatchRecord r = record("a/x", "错误", 0.5, "sig");
-  r.best_workaround = MatchAction{"do it", "how", 0.9};
-  r.dead_ends = {{"do not", "", 0.7}};
+  r.best_workaround = MatchAction{"do it", "how", "on Linux", 0.9};
+  r.next_workaround = MatchAction{"or this", "", "", 0.5};
+  r.dead_ends = {{"do not", "", "", 0.7}};
   const Matcher matcher({r});
   const std::vector<Hit> hits = matcher.match_line("é 错误 x");
   REQUIRE(hits.size() == 1);
@@ -517,8 +533,13 @@ TEST_CASE("hit_json: stable keys, offsets in code points") {
   std::vector<std::string> keys;
   for (const auto& [key, value] : json.items()) keys.push_back(key);
   CHECK(keys == std::vector<std::string>{"rank", "id", "signature", "line", "text", "match",
-                                         "score", "lines", "fix_success_rate", "workaround",
-                                         "dead_ends"});
+                                         "score", "near", "lines", "fix_success_rate", "workaround",
+                                         "next_workaround", "breadth", "dead_ends"});
+  CHECK(json["workaround"]["condition"] == "on Linux");
+  CHECK(json["next_workaround"]["action"] == "or this");
+  CHECK(json["near"] == false);
+  CHECK(json["breadth"]["benign_lines"] == 0);
+  CHECK(json["score"]["line_kind"] == "plain");
   CHECK(json["match"]["begin"] == 2);
   CHECK(json["match"]["end"] == 4);
   CHECK(json["score"]["coverage"] == 333);
@@ -658,4 +679,97 @@ TEST_CASE("a regex ignoring case matches a capital beyond ASCII, in a line and i
         std::vector<std::string>{"a/right"});
   const std::vector<std::optional<std::string_view>> patterns = {"(?i)allemansrätten"};
   CHECK(RegexIndex(patterns).matching("ALLEMANSRÄTTEN") == std::vector<std::size_t>{0});
+}
+
+TEST_CASE("a hit under the threshold is not shown; when none is left, the near matches are") {
+  MatchRecord oom = record("a/oom", "(?i)(OutOfMemoryError|CUDA out of memory)", 0.5,
+                           "torch.cuda.OutOfMemoryError: CUDA out of memory");
+  MatchRecord code = record("b/code", "never matches this", 0.5, "cuDNN error: bad param");
+  code.error_code = "CUDNN_STATUS_BAD_PARAM";
+  const Matcher matcher({oom, code, record("c/ready", "(?i)ready", 0.9)}, kPlain);
+  // An ordinary line: c/ready scores 25 + 21 (5 of 23 characters), under the threshold, and
+  // nothing is near.
+  CHECK(matcher.match_text("server ready on port 80", 5).empty());
+  const std::vector<Hit> all = matcher.match_text("server ready on port 80", 5, 0);
+  REQUIRE(ids(matcher, all) == std::vector<std::string>{"c/ready"});
+  CHECK(all[0].rank.score == 46);
+  // The alternative that matched counts (18 characters), not the weakest (15).
+  std::vector<Hit> hits = matcher.match_text("RuntimeError: CUDA out of memory", 5);
+  REQUIRE(ids(matcher, hits) == std::vector<std::string>{"a/oom"});
+  CHECK(hits[0].rank.specificity == 18);
+  CHECK_FALSE(hits[0].near);
+  // An error code pasted alone matches no pattern: a near match, scored under any hit.
+  hits = matcher.match_text("CUDNN_STATUS_BAD_PARAM", 5);
+  REQUIRE(ids(matcher, hits) == std::vector<std::string>{"b/code"});
+  CHECK(hits[0].near);
+  CHECK(hits[0].rank.score < kDefaultMinScore);
+}
+
+TEST_CASE("a log's stack frames are context and its exception line weighs most") {
+  const Matcher matcher({record("a/frame", "(?i)errors\\.py"), record("b/key", "(?i)bad value")},
+                        kPlain);
+  const std::string log =
+      "Traceback (most recent call last):\n"
+      "  File \"/app/errors.py\", line 3, in <module>\n"
+      "    raise ValueError(\"bad value\")\n"  // the source line the frame quotes
+      "ValueError: bad value\n";
+  const std::vector<Hit> hits = matcher.match_text(log, 5, -1000);
+  REQUIRE(ids(matcher, hits) == std::vector<std::string>{"b/key", "a/frame"});
+  CHECK(hits[0].line_number == 4);
+  CHECK(hits[0].kind == LineKind::key);
+  CHECK(hits[0].lines == 2);
+  CHECK(hits[1].kind == LineKind::context);
+  CHECK(hits[1].rank.score < 0);
+  // Split anywhere, the frame before a part is still known.
+  for (std::size_t block = 1; block < log.size(); block += 7) {
+    LogScan scan(matcher, {.block_bytes = block});
+    for (std::size_t at = 0; at < log.size(); at += block)
+      scan.feed(std::string_view(log).substr(at, block));
+    const std::vector<Hit> split = scan.finish(5, -1000);
+    REQUIRE(split.size() == 2);
+    CHECK(split[1].rank == hits[1].rank);
+  }
+}
+
+TEST_CASE("a regex that matches the benign corpus or other errors' signatures loses score") {
+  std::vector<BenignLine> benign;
+  append_benign_lines("Removing intermediate container 1a2b3c\nStep 3/12 : RUN make\n",
+                      "docker.log", benign);
+  const Matcher matcher({record("a/removing", "Removing .+", 0.5, "Removing failed"),
+                         record("b/exact", "Removing container failed: busy"),
+                         record("c/other", "x", 0.5, "Removing container failed: busy")},
+                        {.benign = &benign});
+  const Breadth broad = matcher.breadth(0);
+  CHECK(broad.benign_lines == 1);
+  CHECK(broad.first_benign == 0);
+  CHECK(broad.other_errors == 1);  // c/other's signature; b/exact has none
+  CHECK(matcher.breadth(1).benign_lines == 0);
+  const std::vector<Hit> hits = matcher.match_line("Removing container failed: busy");
+  REQUIRE(hits.size() == 3);
+  const Hit& removing = hits[2];
+  CHECK(matcher.records()[removing.record].id == "a/removing");
+  CHECK(removing.rank.score == hit_score(false, 9, 31, LineKind::error) - breadth_penalty(1, 1));
+  CHECK(error_of("python/keyboardinterrupt/py311-linux") == "python/keyboardinterrupt");
+  CHECK(error_of("cuda/illegal-memory-access") == "cuda/illegal-memory-access");
+}
+
+TEST_CASE("a record's next workaround and conditions come from entries and bundles alike") {
+  const std::string text = R"([{"id": "a/x", "regex": "x", "aliases": ["X failed", 3],
+    "error_code": "E_X", "tags": ["t1", "t2"],
+    "workarounds": [{"action": "second", "success_rate": 0.5},
+                    {"action": "first", "success_rate": 0.9, "condition": "on Linux"},
+                    {"action": "third", "success_rate": 0.4}]}])";
+  const std::vector<MatchRecord> whole = match_records_from_bundle(nlohmann::json::parse(text));
+  const std::vector<MatchRecord> read = match_records_from_bundle_text(text);
+  for (const auto* records : {&whole, &read}) {
+    const MatchRecord& r = records->at(0);
+    REQUIRE(r.best_workaround);
+    CHECK(r.best_workaround->action == "first");
+    CHECK(r.best_workaround->condition == "on Linux");
+    REQUIRE(r.next_workaround);
+    CHECK(r.next_workaround->action == "second");
+    CHECK(r.aliases == std::vector<std::string>{"X failed"});
+    CHECK(r.error_code == "E_X");
+    CHECK(r.tags == std::vector<std::string>{"t1", "t2"});
+  }
 }

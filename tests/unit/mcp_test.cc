@@ -185,7 +185,7 @@ TEST_CASE("mcp lookup_error gives the hits as kbc match --json does") {
   CHECK(hit["match"] == json::parse(R"({"begin":0,"end":34,"by":"signature"})"));
   CHECK(hit["workaround"] ==
         json::parse(R"({"action":"Install a license","how":"kbc-license install",
-                        "success_rate":0.9})"));
+                        "success_rate":0.9,"condition":""})"));
   CHECK(hit["dead_ends"] == json::parse(R"([{"action":"Restart the widget","fail_rate":0.7}])"));
   // The text content is the structured content, serialized, for clients without it.
   REQUIRE(result["content"].size() == 1);
