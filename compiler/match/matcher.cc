@@ -540,6 +540,17 @@ Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
     regex_specificity_.push_back(regex_specificity(record.regex));
     signature_specificity_.push_back(static_cast<int>(code_points(trim(record.signature))));
     fix_rate_.push_back(rate_permille(record.fix_success_rate));
+    std::vector<std::string> codes;
+    const auto add_codes = [&](std::string_view text) {
+      for (std::string& word : near_words(text)) {
+        if (is_code_word(word) && std::find(codes.begin(), codes.end(), word) == codes.end())
+          codes.push_back(std::move(word));
+      }
+    };
+    add_codes(record.signature);
+    for (const std::string& alias : record.aliases) add_codes(alias);
+    add_codes(record.error_code);
+    codes_.push_back(std::move(codes));
   }
   index_ = std::make_unique<RegexIndex>(patterns, literal, error_words());
   for (std::size_t i = 0; i < records_.size(); ++i) {
@@ -575,6 +586,21 @@ int Matcher::hit_specificity(std::size_t record, std::string_view span) const {
     if (RE2::FullMatch(re2::StringPiece(span.data(), span.size()), *regex)) return specificity;
   }
   return regex_specificity_[record];
+}
+
+bool Matcher::holds_code(std::size_t record, std::string_view line) const {
+  thread_local std::string lower;
+  ascii_lower(line, lower);
+  for (const std::string& code : codes_[record]) {
+    for (std::size_t at = lower.find(code); at != std::string::npos;
+         at = lower.find(code, at + 1)) {
+      const std::size_t end = at + code.size();
+      if ((at == 0 || !is_word_character(lower[at - 1])) &&
+          (end == lower.size() || !is_word_character(lower[end])))
+        return true;
+    }
+  }
+  return false;
 }
 
 const NearIndex& Matcher::near_index() const {
@@ -666,6 +692,7 @@ void Matcher::offer_hits(std::string_view line, std::size_t line_number, bool af
     if (!by_signature) {
       const Breadth breadth = breadth_->of(record);
       score -= breadth_penalty(breadth.benign_lines, breadth.other_errors);
+      if (!codes_[record].empty() && holds_code(record, line)) score += kCodeBonus;
     }
     const Rank rank{score,       error_line,           coverage,
                     specificity, by_signature ? 1 : 0, fix_rate_[record]};

@@ -54,6 +54,10 @@ struct Rank {
 constexpr int kMaxSpecificity = 80;
 constexpr int kSpecificityWeight = 5;
 constexpr int kSignatureBonus = 100;
+// A regex's hit on a line that holds, as a whole word, an error code of the entry (a code word
+// of near_match.h in its signature, an alias or its error_code: "NU1101", "AADSTS700016",
+// "CUDNN_STATUS_BAD_PARAM"), ignoring case: the code says as much as the signature would.
+constexpr int kCodeBonus = 100;
 constexpr int kKeyLineWeight = 150;
 constexpr int kErrorLineWeight = 100;
 constexpr int kContextLineWeight = -200;

@@ -274,12 +274,17 @@ std::string match_data(const SiteModel& model, const Language& language,
   const ordered_json reading{{"ansi", kAnsiPattern},         {"prefix", kPrefixPattern},
                              {"max_prefixes", kMaxPrefixes}, {"context", kContextPattern},
                              {"key", kKeyLinePattern},       {"frame", kPythonFramePattern}};
-  const ordered_json score{
-      {"max_specificity", kMaxSpecificity}, {"specificity_weight", kSpecificityWeight},
-      {"signature_bonus", kSignatureBonus}, {"key_line", kKeyLineWeight},
-      {"error_line", kErrorLineWeight},     {"context_line", kContextLineWeight},
-      {"min_score", kDefaultMinScore},      {"min_near_score", kMinNearScore},
-      {"code_weight", kCodeWeight},         {"near_lines", kNearLines}};
+  const ordered_json score{{"max_specificity", kMaxSpecificity},
+                           {"specificity_weight", kSpecificityWeight},
+                           {"signature_bonus", kSignatureBonus},
+                           {"code_bonus", kCodeBonus},
+                           {"key_line", kKeyLineWeight},
+                           {"error_line", kErrorLineWeight},
+                           {"context_line", kContextLineWeight},
+                           {"min_score", kDefaultMinScore},
+                           {"min_near_score", kMinNearScore},
+                           {"code_weight", kCodeWeight},
+                           {"near_lines", kNearLines}};
   return ordered_json{{"version", 2},
                       {"lang", language.code},
                       {"reading", reading},

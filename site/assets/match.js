@@ -298,6 +298,14 @@
       (Array.isArray(e[11]) ? e[11] : []).forEach(function (alias) { entry.phrases.push(String(alias)); });
       if (e[12]) entry.phrases.push(String(e[12]));
       if (Array.isArray(e[13]) && e[13].length) entry.phrases.push(e[13].map(function (t) { return String(t) + ' '; }).join(''));
+      // Its error codes (Matcher's codes_): the code words of its signature, aliases, error code.
+      entry.codes = [];
+      entry.phrases.slice(0, 1 + (Array.isArray(e[11]) ? e[11].length : 0) + (e[12] ? 1 : 0))
+        .forEach(function (text) {
+          nearWords(text).forEach(function (word) {
+            if (isCodeWord(word) && entry.codes.indexOf(word) < 0) entry.codes.push(word);
+          });
+        });
       if (signature && signature.indexOf('\n') < 0) {
         entry.signatureRegex = new RegExp(quote(signature), 'iu');
         var run = literalRun(signature);
@@ -333,6 +341,19 @@
       if (a[1].test(text)) return a[0];
     }
     return entry.regexSpecificity;
+  }
+
+  // Matcher::holds_code: one of the entry's codes in the lowercased line, as a whole word.
+  function holdsCode(entry, lower) {
+    for (var i = 0; i < entry.codes.length; i++) {
+      var code = entry.codes[i];
+      for (var at = lower.indexOf(code); at >= 0; at = lower.indexOf(code, at + 1)) {
+        var end = at + code.length;
+        if ((at === 0 || !isWordChar(lower.charAt(at - 1))) &&
+            (end === lower.length || !isWordChar(lower.charAt(end)))) return true;
+      }
+    }
+    return false;
   }
 
   // hit_score of rank.h.
@@ -372,8 +393,11 @@
         }
         var end = m.index + m[0].length;
         var specificity = bySignature ? entry.signatureSpecificity : hitSpecificity(entry, m[0]);
-        var total = hitScore(ready.score, bySignature === 1, specificity, lineCodePoints, kind) -
-          (bySignature ? 0 : entry.penalty);
+        var total = hitScore(ready.score, bySignature === 1, specificity, lineCodePoints, kind);
+        if (!bySignature) {
+          total -= entry.penalty;
+          if (holdsCode(entry, lower)) total += ready.score.code_bonus;
+        }
         hits.push([k, [total, errorLine, coverage(codePoints(line, m.index, end), lineCodePoints),
           specificity, bySignature, entry.fixRate], bySignature, m.index, end, kind]);
       }

@@ -23,7 +23,7 @@ TEST_CASE("kbc match TEXT ranks the entry first, with its workaround and dead en
   const Run run = kbc("match " + kb.arg() + " '" + kSample + "'");
   CHECK(run.status == 0);
   INFO(run.output);
-  CHECK(run.output.starts_with("1. cuda/cudnn-bn-epsilon-too-small  (score 581, fix rate 92%)\n"));
+  CHECK(run.output.starts_with("1. cuda/cudnn-bn-epsilon-too-small  (score 681, fix rate 92%)\n"));
   CHECK(run.output.find("   line 1     " + kSample + "\n") != std::string::npos);
   CHECK(run.output.find("   try        Set epsilon to a value >= 1e-5") != std::string::npos);
   CHECK(run.output.find("   avoid      Raise epsilon to a large value") != std::string::npos);
