@@ -1,5 +1,6 @@
 #include "match/breadth.h"
 
+#include <algorithm>
 #include <set>
 
 #include "base/text.h"
@@ -36,56 +37,112 @@ RegexBreadth::RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(st
 
 RegexBreadth::~RegexBreadth() = default;
 
-void RegexBreadth::prefilter() const {
-  candidates_.resize(ids_.size());
-  RegexIndex::Scratch scratch;
-  std::vector<std::size_t> entry_of_pattern;
-  const auto add = [&](std::string_view text, std::uint32_t id) {
-    for (const std::size_t pattern : index_.candidates(text, scratch)) {
-      // Patterns are numbered pattern_of(entry) = k * entry + r; find the entry by search.
-      if (pattern >= entry_of_pattern.size() || entry_of_pattern[pattern] == SIZE_MAX) continue;
-      candidates_[entry_of_pattern[pattern]].push_back(id);
-    }
+void RegexBreadth::join_texts() const {
+  benign_texts_.reserve(benign_.size());
+  for (const BenignLine& line : benign_) benign_texts_.push_back(normalized_copy(line.text));
+  const auto add = [&](std::string_view text) {
+    starts_.push_back(joined_text_.size());
+    joined_text_.append(text).push_back('\n');
   };
+  for (const std::string& text : benign_texts_) add(text);
+  for (const std::string& text : signatures_) add(text);
+}
+
+bool RegexBreadth::matches(std::size_t entry, std::string_view text) const {
+  thread_local RegexIndex::Scratch scratch;
+  const auto span = index_.match(pattern_of_(entry), text, scratch);
+  return span && !span->empty();
+}
+
+void RegexBreadth::prefilter() const {
+  std::call_once(joined_, [this] { join_texts(); });
+  candidates_.resize(ids_.size());
+  std::vector<std::size_t> entry_of_pattern;
   for (std::size_t entry = 0; entry < ids_.size(); ++entry) {
     const std::size_t pattern = pattern_of_(entry);
     if (pattern >= entry_of_pattern.size()) entry_of_pattern.resize(pattern + 1, SIZE_MAX);
     entry_of_pattern[pattern] = entry;
   }
-  benign_texts_.reserve(benign_.size());
-  for (std::size_t i = 0; i < benign_.size(); ++i) {
-    benign_texts_.push_back(normalized_copy(benign_[i].text));
-    add(benign_texts_.back(), static_cast<std::uint32_t>(i));
+  RegexIndex::Scratch scratch;
+  for (std::size_t id = 0; id < starts_.size(); ++id) {
+    const std::string_view text = id < benign_.size()
+                                      ? std::string_view(benign_texts_[id])
+                                      : std::string_view(signatures_[id - benign_.size()]);
+    for (const std::size_t pattern : index_.candidates(text, scratch)) {
+      if (pattern < entry_of_pattern.size() && entry_of_pattern[pattern] != SIZE_MAX)
+        candidates_[entry_of_pattern[pattern]].push_back(static_cast<std::uint32_t>(id));
+    }
   }
-  for (std::size_t entry = 0; entry < signatures_.size(); ++entry)
-    add(signatures_[entry], static_cast<std::uint32_t>(benign_.size() + entry));
 }
 
-Breadth RegexBreadth::of(std::size_t entry) const {
+// Counts the text `id` (a benign line or a signature) that entry's regex matches into `breadth`.
+Breadth RegexBreadth::from_candidates(std::size_t entry) const {
   std::call_once(prefiltered_, [this] { prefilter(); });
-  {
-    const std::lock_guard lock(mutex_);
-    if (known_[entry]) return *known_[entry];
-  }
   Breadth breadth;
-  RegexIndex::Scratch scratch;
   std::set<std::string_view> others;
-  const std::size_t pattern = pattern_of_(entry);
   for (const std::uint32_t id : candidates_[entry]) {
     if (id < benign_.size()) {
-      const auto span = index_.match(pattern, benign_texts_[id], scratch);
-      if (span && !span->empty()) {
+      if (matches(entry, benign_texts_[id])) {
         if (!breadth.first_benign) breadth.first_benign = id;
         ++breadth.benign_lines;
       }
       continue;
     }
     const std::size_t other = id - benign_.size();
-    if (error_of(ids_[other]) == error_of(ids_[entry])) continue;
-    const auto span = index_.match(pattern, signatures_[other], scratch);
-    if (span && !span->empty()) others.insert(error_of(ids_[other]));
+    if (error_of(ids_[other]) != error_of(ids_[entry]) && matches(entry, signatures_[other]))
+      others.insert(error_of(ids_[other]));
   }
   breadth.other_errors = static_cast<int>(others.size());
+  return breadth;
+}
+
+Breadth RegexBreadth::search(std::size_t entry) const {
+  std::call_once(joined_, [this] { join_texts(); });
+  Breadth breadth;
+  const RE2* regex = index_.regex(pattern_of_(entry));
+  if (!regex) return breadth;
+  RE2::Options options = regex->options();
+  options.set_max_mem(64 << 20);  // a DFA over 1 MB of varied text
+  const RE2 lines("(?m)" + regex->pattern(), options);
+  if (!lines.ok()) return from_candidates(entry);
+  std::set<std::string_view> others;
+  const re2::StringPiece text(joined_text_);
+  re2::StringPiece found;
+  for (std::size_t at = 0; at < text.size();) {
+    if (!lines.Match(text, at, text.size(), RE2::UNANCHORED, &found, 1)) break;
+    // The line where the match begins, matched on its own.
+    const std::size_t offset = static_cast<std::size_t>(found.data() - text.data());
+    const std::size_t id =
+        static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), offset) -
+                                 starts_.begin()) -
+        1;
+    const std::size_t next = id + 1 < starts_.size() ? starts_[id + 1] : text.size();
+    const std::string_view line(joined_text_.data() + starts_[id], next - 1 - starts_[id]);
+    if (id < benign_.size()) {
+      if (matches(entry, line)) {
+        if (!breadth.first_benign) breadth.first_benign = id;
+        ++breadth.benign_lines;
+      }
+    } else {
+      const std::size_t other = id - benign_.size();
+      if (other != entry && error_of(ids_[other]) != error_of(ids_[entry]) && matches(entry, line))
+        others.insert(error_of(ids_[other]));
+    }
+    at = next;
+  }
+  breadth.other_errors = static_cast<int>(others.size());
+  return breadth;
+}
+
+Breadth RegexBreadth::of(std::size_t entry) const {
+  bool direct = false;
+  {
+    const std::lock_guard lock(mutex_);
+    if (known_[entry]) return *known_[entry];
+    direct = searched_ < kDirectEntries;
+    if (direct) ++searched_;
+  }
+  const Breadth breadth = direct ? search(entry) : from_candidates(entry);
   const std::lock_guard lock(mutex_);
   known_[entry] = breadth;
   return breadth;

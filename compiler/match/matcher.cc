@@ -462,9 +462,16 @@ std::vector<MatchRecord> match_records_from_bundle_text(std::string_view json) {
 
 // The best hit of each record so far, and the first and last lines it matched (a line is
 // counted once, even when it was matched in pieces or by both patterns).
+// The best hit of each record so far, its signature's and its regex's apart, and the first and
+// last lines it matched (a line is counted once, even when it was matched in pieces or by both
+// patterns). A regex's hits are ranked without its breadth penalty while the text is scanned:
+// the penalty is the same for all of them, so it does not change which is the best, and it is
+// computed only for the records that may be shown (`ranked`).
 struct Matcher::Best {
   struct Slot {
-    Hit hit;
+    std::optional<Hit> signature;  // the best hit by the signature
+    std::optional<Hit> regex;      // the best hit by the regex (or a near match), unpenalized
+    std::size_t lines = 0;
     std::size_t first_line = 0;
     std::size_t last_line = 0;
   };
@@ -477,23 +484,27 @@ struct Matcher::Best {
       near_lines.push_back({line_number, std::string(line), kind});
   }
 
+  static void keep(const Matcher& matcher, std::optional<Hit>& kept, Hit&& hit) {
+    if (!kept || matcher.before(hit, *kept)) kept = std::move(hit);
+  }
+
   // `hit` comes without its line, which is copied only when the hit is kept.
   void offer(const Matcher& matcher, Hit&& hit, std::string_view line) {
     const std::size_t number = hit.line_number;
-    const auto it = slots.find(hit.record);
-    if (it == slots.end()) {
-      hit.line = line;
-      slots.emplace(hit.record, Slot{std::move(hit), number, number});
-      return;
-    }
+    auto [it, added] = slots.try_emplace(hit.record);
     Slot& slot = it->second;
-    const std::size_t lines = slot.hit.lines + (slot.last_line == number ? 0 : 1);
-    slot.last_line = number;
-    if (matcher.before(hit, slot.hit)) {
-      slot.hit = std::move(hit);
-      slot.hit.line = line;
+    if (added) {
+      slot.lines = 1;
+      slot.first_line = slot.last_line = number;
+    } else if (slot.last_line != number) {
+      ++slot.lines;
+      slot.last_line = number;
     }
-    slot.hit.lines = lines;
+    std::optional<Hit>& kept = hit.by_signature ? slot.signature : slot.regex;
+    if (!kept || matcher.before(hit, *kept)) {
+      kept = std::move(hit);
+      kept->line = line;
+    }
   }
 
   // Takes in the hits of later lines (their line numbers already shifted).
@@ -507,22 +518,46 @@ struct Matcher::Best {
       auto [it, added] = slots.try_emplace(record, slot);
       if (added) continue;
       Slot& mine = it->second;
-      const std::size_t lines =
-          mine.hit.lines + slot.hit.lines - (mine.last_line == slot.first_line ? 1 : 0);
-      if (matcher.before(slot.hit, mine.hit)) mine.hit = std::move(slot.hit);
-      mine.hit.lines = lines;
+      mine.lines += slot.lines - (mine.last_line == slot.first_line ? 1 : 0);
       mine.last_line = slot.last_line;
+      if (slot.signature) keep(matcher, mine.signature, std::move(*slot.signature));
+      if (slot.regex) keep(matcher, mine.regex, std::move(*slot.regex));
     }
   }
 
+  // The best hit of each record, its regex's penalized by its breadth, scoring min_score or
+  // more, best first, at most `top`. A penalty only lowers a score, so the records are taken in
+  // the order of their best hit unpenalized, and a regex's breadth is computed only while a
+  // record may still be among the first `top`.
   std::vector<Hit> ranked(const Matcher& matcher, std::size_t top, int min_score) const {
-    std::vector<Hit> hits;
+    std::vector<std::pair<Hit, const Slot*>> bounds;  // each record's best hit, unpenalized
     for (const auto& [record, slot] : slots) {
-      if (slot.hit.rank.score >= min_score) hits.push_back(slot.hit);
+      const Hit& best = !slot.regex ? *slot.signature
+                        : !slot.signature || matcher.before(*slot.regex, *slot.signature)
+                            ? *slot.regex
+                            : *slot.signature;
+      bounds.emplace_back(best, &slot);
     }
-    std::sort(hits.begin(), hits.end(),
-              [&](const Hit& a, const Hit& b) { return matcher.before(a, b); });
-    if (hits.size() > top) hits.resize(top);
+    std::sort(bounds.begin(), bounds.end(),
+              [&](const auto& a, const auto& b) { return matcher.before(a.first, b.first); });
+    std::vector<Hit> hits;  // kept sorted, at most `top`
+    for (const auto& [bound, slot] : bounds) {
+      if (bound.rank.score < min_score) break;
+      if (hits.size() == top && !matcher.before(bound, hits.back())) break;
+      std::optional<Hit> best = slot->signature;
+      if (slot->regex) {
+        Hit regex = *slot->regex;
+        if (!regex.near) regex.rank.score -= matcher.regex_penalty(regex.record);
+        keep(matcher, best, std::move(regex));
+      }
+      if (best->rank.score < min_score) continue;
+      best->lines = slot->lines;
+      const auto at =
+          std::upper_bound(hits.begin(), hits.end(), *best,
+                           [&](const Hit& a, const Hit& b) { return matcher.before(a, b); });
+      hits.insert(at, std::move(*best));
+      if (hits.size() > top) hits.pop_back();
+    }
     return hits;
   }
 };
@@ -568,6 +603,11 @@ Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
   breadth_ = std::make_unique<RegexBreadth>(
       *index_, [](std::size_t record) { return 2 * record; }, std::move(ids), std::move(signatures),
       options_.benign ? *options_.benign : builtin_benign_lines());
+}
+
+int Matcher::regex_penalty(std::size_t record) const {
+  const Breadth breadth = breadth_->of(record);
+  return breadth_penalty(breadth.benign_lines, breadth.other_errors);
 }
 
 int Matcher::hit_specificity(std::size_t record, std::string_view span) const {
@@ -689,11 +729,7 @@ void Matcher::offer_hits(std::string_view line, std::size_t line_number, bool af
         by_signature ? signature_specificity_[record] : hit_specificity(record, *span);
     const int coverage = coverage_permille(code_points(*span), line_code_points);
     int score = hit_score(by_signature, specificity, line_code_points, *kind);
-    if (!by_signature) {
-      const Breadth breadth = breadth_->of(record);
-      score -= breadth_penalty(breadth.benign_lines, breadth.other_errors);
-      if (!codes_[record].empty() && holds_code(record, line)) score += kCodeBonus;
-    }
+    if (!by_signature && !codes_[record].empty() && holds_code(record, line)) score += kCodeBonus;
     const Rank rank{score,       error_line,           coverage,
                     specificity, by_signature ? 1 : 0, fix_rate_[record]};
     const std::size_t begin = static_cast<std::size_t>(span->data() - line.data());
@@ -900,7 +936,8 @@ void LogScan::match(Part& part, std::size_t worker) {
 
 void LogScan::take(Part& part) {
   for (auto& [record, slot] : part.found.slots) {
-    slot.hit.line_number += lines_;
+    if (slot.signature) slot.signature->line_number += lines_;
+    if (slot.regex) slot.regex->line_number += lines_;
     slot.first_line += lines_;
     slot.last_line += lines_;
   }

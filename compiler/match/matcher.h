@@ -138,8 +138,10 @@ class Matcher {
   std::vector<Hit> match_text(std::string_view text, std::size_t top,
                               int min_score = kDefaultMinScore) const;
 
-  // Entry i's breadth (breadth.h), computed when first asked for.
+  // Entry i's breadth (breadth.h), computed when first asked for, and what it takes from the
+  // score of its regex's hits.
   Breadth breadth(std::size_t record) const { return breadth_->of(record); }
+  int regex_penalty(std::size_t record) const;
   // The near matches of `lines` (line number, text, kind), best first, at most `top`.
   struct NearLine {
     std::size_t line_number = 0;

@@ -4,11 +4,13 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "base/diagnostic.h"
+#include "match/log_lines.h"
 #include "match/matcher.h"
 #include "match/rank.h"
 #include "match/regex_index.h"
@@ -771,5 +773,47 @@ TEST_CASE("a record's next workaround and conditions come from entries and bundl
     CHECK(r.aliases == std::vector<std::string>{"X failed"});
     CHECK(r.error_code == "E_X");
     CHECK(r.tags == std::vector<std::string>{"t1", "t2"});
+  }
+}
+
+TEST_CASE("a regex's breadth counts the same by searching the joined texts and by prefilter") {
+  // More entries than RegexBreadth::kDirectEntries, so both ways are used; patterns whose
+  // search over the joined texts could go wrong: anchors, white space across line ends.
+  const char* const patterns[] = {"(?i)error",   "^step \\d+", "ok$",      "a\\s+b",
+                                  "(?i)^$",      "[^x]{3}z",   "done\\n?", "\\bfail",
+                                  "(?i)timeout", "x.*y",       "^\\s*$",   "Removing .+"};
+  std::vector<MatchRecord> records;
+  for (int i = 0; i < 60; ++i) {
+    records.push_back(record("e/" + std::to_string(i), patterns[i % 12], 0.5,
+                             i % 3 ? "step " + std::to_string(i) + " ok" : "x then y error"));
+  }
+  std::vector<BenignLine> benign;
+  append_benign_lines(
+      "step 1 ok\nthe end: a\nb starts here\nerrors: 0\nxyz z\nRemoving intermediate container\n"
+      "2024-05-01T10:00:00Z step 3 done\nnot a failure\nTIMEOUT=30\n",
+      "test.log", benign);
+  const Matcher matcher(records, {.benign = &benign});
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    INFO(records[i].id << " " << records[i].regex);
+    const RE2 regex(records[i].regex, entry_regex_options());
+    int expected_benign = 0;
+    for (const BenignLine& line : benign) {
+      std::string buffer;
+      const std::string_view text = normalized_line(line.text, buffer);
+      re2::StringPiece found;
+      if (regex.Match(text, 0, text.size(), RE2::UNANCHORED, &found, 1) && !found.empty())
+        ++expected_benign;
+    }
+    std::set<std::string_view> others;
+    for (std::size_t j = 0; j < records.size(); ++j) {
+      re2::StringPiece found;
+      const std::string& signature = records[j].signature;
+      if (error_of(records[j].id) != error_of(records[i].id) &&
+          regex.Match(signature, 0, signature.size(), RE2::UNANCHORED, &found, 1) && !found.empty())
+        others.insert(error_of(records[j].id));
+    }
+    const Breadth breadth = matcher.breadth(i);
+    CHECK(breadth.benign_lines == expected_benign);
+    CHECK(breadth.other_errors == static_cast<int>(others.size()));
   }
 }
