@@ -9,6 +9,7 @@
 #include "lint/last_lint.h"
 #include "lint/rule.h"
 #include "lint/suppressions.h"
+#include "match/benign_corpus.h"
 #include "render/markdown_page.h"
 #include "render/record.h"
 #include "site/site_builder.h"
@@ -21,12 +22,18 @@ namespace {
 // Discovers, loads and validates the entries against `schema_text`, the entry schema of the
 // knowledge base's languages, through `cache` when there is one.
 KnowledgeBase load_in_languages(const FileSystem& fs, const std::string& root,
-                                const std::vector<Language>& languages,
-                                const std::string& schema_text, ParseCache* cache,
-                                Diagnostics& diagnostics, Progress* progress = nullptr) {
+                                const KbConfig& config, const std::string& schema_text,
+                                ParseCache* cache, Diagnostics& diagnostics,
+                                Progress* progress = nullptr) {
   KnowledgeBase kb = load_knowledge_base(
       fs, root, SchemaValidator(nlohmann::json::parse(schema_text)), diagnostics, cache, progress);
-  kb.languages = languages;
+  kb.languages = config.languages;
+  kb.benign = config.benign;
+  if (!kb.benign.empty()) {  // the lint's findings depend on them
+    std::string listing;
+    for (const BenignFile& file : kb.benign) listing += file.path + '\0' + file.text + '\0';
+    kb.digest += "-benign-" + std::to_string(std::hash<std::string>{}(listing));
+  }
   return kb;
 }
 
@@ -44,8 +51,7 @@ KnowledgeBase load_entries(const FileSystem& fs, const std::string& root, bool u
   const KbConfig config = load_kb_config(fs, root, diagnostics);
   const std::string schema_text = entry_schema_text(config.languages);
   std::optional<ParseCache> cache = parse_cache(use_cache, root, schema_text);
-  return load_in_languages(fs, root, config.languages, schema_text, cache ? &*cache : nullptr,
-                           diagnostics);
+  return load_in_languages(fs, root, config, schema_text, cache ? &*cache : nullptr, diagnostics);
 }
 
 CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
@@ -57,9 +63,8 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   std::optional<ParseCache> cache = parse_cache(options.cache, root, schema_text);
   {
     const Phase phase("load");
-    checked.kb =
-        load_in_languages(fs, root, config.languages, schema_text, cache ? &*cache : nullptr,
-                          checked.diagnostics, options.progress);
+    checked.kb = load_in_languages(fs, root, config, schema_text, cache ? &*cache : nullptr,
+                                   checked.diagnostics, options.progress);
   }
   if (options.progress) options.progress->clear();
   const Phase phase("lint");
@@ -181,7 +186,8 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   std::vector<const nlohmann::ordered_json*> records;
   for (const EntryFiles& file : files) records.push_back(&file.record);
   phase.emplace("site");
-  build_site(SiteModel(records, config, kb.languages), templates, out.tree, progress);
+  const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
+  build_site(SiteModel(records, config, kb.languages), templates, out.tree, progress, &benign);
   if (progress) progress->clear();
   phase.emplace("link check");
   out.problems = check_site_links(out.tree);

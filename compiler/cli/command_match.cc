@@ -51,8 +51,12 @@ std::vector<MatchRecord> bundle_records(const std::string& path) {
   return read_bundle_match_records("match", path);
 }
 
-std::vector<MatchRecord> knowledge_base_records(const std::string& root, bool cache) {
-  return match_records(load_lookup_entries("match", root, cache));
+// The records of a knowledge base's schema-valid entries, and its benign files (kbc.yaml).
+std::vector<MatchRecord> knowledge_base_records(const std::string& root, bool cache,
+                                                std::vector<BenignFile>& benign) {
+  const KnowledgeBase kb = load_lookup_entries("match", root, cache);
+  benign = kb.benign;
+  return match_records(kb);
 }
 
 // The line, cut to about kShownLineCodePoints code points around the match when longer, and
@@ -181,12 +185,15 @@ int run_match(const Arguments& arguments) {
   const int min_score = checked_min_score(arguments);
   const bool from_bundle = arguments.values.count("--bundle") > 0;
   std::optional<Phase> phase("load");
+  auto& benign_files = kept_until_exit<std::vector<BenignFile>>();
   std::vector<MatchRecord> records =
-      from_bundle
-          ? bundle_records(arguments.values.at("--bundle"))
-          : knowledge_base_records(arguments.value_or("--root", "."), !arguments.has("--no-cache"));
+      from_bundle ? bundle_records(arguments.values.at("--bundle"))
+                  : knowledge_base_records(arguments.value_or("--root", "."),
+                                           !arguments.has("--no-cache"), benign_files);
   phase.emplace("index");
-  const Matcher& matcher = kept_until_exit<Matcher>(std::move(records));
+  const auto& benign = kept_until_exit<std::vector<BenignLine>>(benign_lines_with(benign_files));
+  const Matcher& matcher =
+      kept_until_exit<Matcher>(std::move(records), MatchOptions{.benign = &benign});
   phase.emplace("scan");
   prepare_allocator_for_scan();
   if (const std::size_t bad = matcher.regex_errors().size(); bad > 0 && !from_bundle) {

@@ -51,10 +51,11 @@ std::vector<Language> bundle_languages(const std::vector<ordered_json>& records)
 struct Served {
   std::vector<ordered_json> records;
   std::vector<Language> languages;
+  std::vector<BenignFile> benign;  // kbc.yaml's, for a knowledge base
 };
 
 Served bundle_entries(const std::string& path) {
-  Served served{bundle_records(path), {}};
+  Served served{bundle_records(path), {}, {}};
   served.languages = bundle_languages(served.records);
   return served;
 }
@@ -62,7 +63,7 @@ Served bundle_entries(const std::string& path) {
 // The published records of the knowledge base's schema-valid entries.
 Served knowledge_base_entries(const std::string& root, bool cache) {
   const KnowledgeBase kb = load_lookup_entries("mcp", root, cache);
-  Served served{{}, kb.languages};
+  Served served{{}, kb.languages, kb.benign};
   for (const Entry& entry : kb.entries) {
     if (entry.shape_ok) served.records.push_back(published_record(entry, kb.languages));
   }
@@ -81,7 +82,8 @@ int run_mcp(const Arguments& arguments) {
                               : knowledge_base_entries(arguments.value_or("--root", "."),
                                                        !arguments.has("--no-cache"));
   const McpServer server(std::move(served.records),
-                         {kbc_tool_info().version, kMaxMessageBytes, std::move(served.languages)});
+                         {kbc_tool_info().version, kMaxMessageBytes, std::move(served.languages),
+                          std::move(served.benign)});
   const std::size_t bad = server.tools().matcher().regex_errors().size();
   if (bad > 0 && !from_bundle) {
     std::cerr << "kbc mcp: " << bad << (bad == 1 ? " entry has a regex" : " entries have regexes")

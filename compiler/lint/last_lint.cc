@@ -11,15 +11,20 @@ json LastLint::to_json() const {
   for (const auto& [path, entry] : entries) {
     json hits = json::array();
     for (const auto& [owner, pointer] : entry.hits) hits.push_back({owner, pointer});
-    facts[path] = {entry.digest, entry.compiled, entry.atoms, entry.required, std::move(hits)};
+    facts[path] = {entry.digest,    entry.compiled,     entry.atoms,      entry.required,
+                   std::move(hits), entry.benign_lines, entry.some_benign};
   }
-  return {{"digest", digest}, {"findings", diagnostics_to_json(findings)}, {"entries", facts}};
+  return {{"digest", digest},
+          {"benign", benign},
+          {"findings", diagnostics_to_json(findings)},
+          {"entries", facts}};
 }
 
 std::optional<LastLint> LastLint::from_json(const json& stored) {
   try {
     LastLint last;
     last.digest = stored.at("digest").get<std::string>();
+    last.benign = stored.at("benign").get<std::string>();
     last.findings = diagnostics_from_json(stored.at("findings"));
     for (const auto& [path, facts] : stored.at("entries").items()) {
       EntryFacts& entry = last.entries[path];
@@ -29,6 +34,8 @@ std::optional<LastLint> LastLint::from_json(const json& stored) {
       entry.required = facts.at(3).get<std::vector<std::string>>();
       for (const json& hit : facts.at(4))
         entry.hits.emplace_back(hit.at(0).get<std::string>(), hit.at(1).get<std::string>());
+      entry.benign_lines = facts.at(5).get<int>();
+      entry.some_benign = facts.at(6).get<std::vector<std::uint32_t>>();
     }
     return last;
   } catch (const std::exception&) {

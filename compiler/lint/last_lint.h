@@ -11,6 +11,7 @@
 // after editing one entry compiles a few hundred regexes instead of 2,500 (see lint.cc).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -33,9 +34,13 @@ struct LastLint {
     std::vector<std::string> required;
     // The other entries' texts its regex matched: (path, JSON pointer), in entry order.
     std::vector<std::pair<std::string, std::string>> hits;
+    // How many lines of the benign corpus its regex matched, and the first few (indexes).
+    int benign_lines = 0;
+    std::vector<std::uint32_t> some_benign;
   };
 
   std::string digest;    // KnowledgeBase::digest of the files it checked
+  std::string benign;    // benign_digest of the benign corpus it matched the regexes against
   Diagnostics findings;  // what the rules found, before kbc.yaml settings and suppressions
   std::map<std::string, EntryFacts> entries;  // by path
 

@@ -134,15 +134,48 @@ struct LoneRegex {
   const RE2* regex() const { return compiled ? &filter.GetRE2(0) : nullptr; }
 };
 
+// What identifies the benign corpus: kbc's own is part of the program (which the cache's folder
+// names), a knowledge base's files are not.
+std::string benign_digest(const KnowledgeBase& kb) {
+  std::string listing;
+  for (const BenignFile& file : kb.benign) listing += file.path + '\0' + file.text + '\0';
+  return std::to_string(builtin_benign_lines().size()) + "-" +
+         std::to_string(std::hash<std::string>{}(listing));
+}
+
+// The breadth on the benign corpus of the regexes in `regexes` (entry i's as its pattern i) of
+// the entries `wanted` accepts, on every core.
+template <typename Wanted>
+std::vector<Breadth> benign_breadth(const KnowledgeBase& kb, const RegexIndex& regexes,
+                                    const std::vector<BenignLine>& benign, Wanted wanted) {
+  std::vector<std::string_view> ids, signatures;
+  for (const Entry& entry : kb.entries) {
+    ids.push_back(entry.id());
+    const auto* signature = entry.find("/signature");
+    signatures.push_back(signature && signature->is_string() ? entry.text("/signature") : "");
+  }
+  const RegexBreadth breadth(
+      regexes, [](std::size_t i) { return i; }, std::move(ids), std::move(signatures), benign);
+  std::vector<Breadth> out(kb.entries.size());
+  parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+    for (std::size_t i = begin; i < end; ++i) {
+      if (wanted(i) && regexes.regex(i)) out[i] = breadth.of(i);
+    }
+  });
+  return out;
+}
+
 // How the last lint's facts are kept for the next one.
 void learn(const KnowledgeBase& kb, const std::vector<std::vector<RegexHit>>& hits,
            std::size_t entry, bool compiled, std::vector<std::string> atoms,
-           std::vector<std::string> required, LastLint& next) {
+           std::vector<std::string> required, const Breadth& breadth, LastLint& next) {
   LastLint::EntryFacts& facts = next.entries[kb.entries[entry].path];
   facts.digest = kb.entries[entry].digest;
   facts.compiled = compiled;
   facts.atoms = std::move(atoms);
   facts.required = std::move(required);
+  facts.benign_lines = breadth.benign_lines;
+  facts.some_benign = breadth.some_benign;
   for (const RegexHit& hit : hits[entry])
     facts.hits.emplace_back(kb.entries[hit.entry].path, hit.pointer);
 }
@@ -161,6 +194,10 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
   phase.emplace("signature winners");
   const auto winners =
       signature_winners(kb, [&](std::string_view text) { return regexes.matching(text); });
+  phase.emplace("benign corpus");
+  const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
+  const std::vector<Breadth> breadth =
+      benign_breadth(kb, regexes, benign, [&](std::size_t i) { return checked(kb.entries[i]); });
   phase.emplace("rules");
   std::vector<const RE2*> compiled(kb.entries.size());
   std::vector<std::string> errors(kb.entries.size());
@@ -168,7 +205,7 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
     compiled[i] = regexes.regex(i);
     errors[i] = regexes.error(i);
   }
-  const LintContext context{kb, compiled, errors, hits, winners};
+  const LintContext context{kb, compiled, errors, hits, winners, benign, breadth};
   Diagnostics out =
       run_rules(context, [&](const Rule&, std::size_t i) { return checked(kb.entries[i]); });
   if (next) {
@@ -185,7 +222,7 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
     });
     for (std::size_t i = 0; i < kb.entries.size(); ++i) {
       learn(kb, hits, i, compiled[i] != nullptr, std::move(atoms[i]), std::move(required[i]),
-            *next);
+            breadth[i], *next);
     }
   }
   return out;
@@ -263,6 +300,7 @@ Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only)
 Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& next) {
   next = LastLint{};
   next.digest = kb.digest;
+  next.benign = benign_digest(kb);
   const std::size_t n = kb.entries.size();
   // The last lint's facts of each entry whose file it read byte for byte as it is now.
   std::vector<const LastLint::EntryFacts*> facts(n);
@@ -275,7 +313,7 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
     }
     changed = static_cast<std::size_t>(std::count(facts.begin(), facts.end(), nullptr));
   }
-  if (!last || changed > kMaxChangedEntries) {
+  if (!last || changed > kMaxChangedEntries || last->benign != next.benign) {
     next.findings = lint_everything(kb, {}, &next);
     return next.findings;
   }
@@ -321,6 +359,22 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
   const auto winners =
       signature_winners(kb, [&](std::string_view text) { return pool.matching(text); });
 
+  phase.emplace("benign corpus");
+  // The changed entries' regexes run over it; the others' breadth is the last lint's.
+  const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
+  std::vector<std::optional<std::string_view>> changed_patterns(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (pool.changed(i) && pool.changed(i)->regex()) changed_patterns[i] = regex_of(kb.entries[i]);
+  }
+  std::vector<Breadth> breadth = benign_breadth(kb, RegexIndex(changed_patterns), benign,
+                                                [&](std::size_t i) { return !facts[i]; });
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!facts[i]) continue;
+    breadth[i].benign_lines = facts[i]->benign_lines;
+    breadth[i].some_benign = facts[i]->some_benign;
+    if (!breadth[i].some_benign.empty()) breadth[i].first_benign = breadth[i].some_benign[0];
+  }
+
   phase.emplace("rules");
   std::vector<const RE2*> compiled(n);
   std::vector<std::string> errors(n);
@@ -330,7 +384,7 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
       errors[i] = lone->error;
     }
   }
-  const LintContext context{kb, compiled, errors, hits, winners};
+  const LintContext context{kb, compiled, errors, hits, winners, benign, breadth};
   // The rules that read only their own entry find in an unchanged file what they found before.
   next.findings = run_rules(
       context, [&](const Rule& rule, std::size_t i) { return rule.cross_entry || !facts[i]; });
@@ -346,7 +400,8 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
   for (std::size_t i = 0; i < n; ++i) {
     const LoneRegex* lone = pool.changed(i);
     learn(kb, hits, i, lone ? lone->compiled : facts[i]->compiled,
-          lone ? lone->atoms : facts[i]->atoms, lone ? lone->required : facts[i]->required, next);
+          lone ? lone->atoms : facts[i]->atoms, lone ? lone->required : facts[i]->required,
+          breadth[i], next);
   }
   return next.findings;
 }

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "base/diagnostic.h"
+#include "match/benign_corpus.h"
+#include "match/breadth.h"
 #include "match/regex_index.h"
 #include "model/knowledge_base.h"
 
@@ -50,6 +52,10 @@ struct LintContext {
   const std::vector<std::string>& regex_error;
   const std::vector<std::vector<RegexHit>>& hits;  // hits[i]: other entries' texts regex i matches
   const std::vector<std::size_t>& winners;         // signature_winners
+  // The benign corpus (kbc's and kbc.yaml's), and the breadth of each checked entry's regex on
+  // it (breadth.h; other_errors is not filled in: regex-overlap reads `hits`).
+  const std::vector<BenignLine>& benign;
+  const std::vector<Breadth>& breadth;
 
   std::size_t index_of(const Entry& entry) const {
     return static_cast<std::size_t>(&entry - kb.entries.data());

@@ -68,6 +68,12 @@ const std::vector<Rule>& all_rules() {
        "the regex matches another entry's signature or sample, and that entry is not in "
        "frequently_confused_with",
        rules::regex_overlap, kOptional, kCrossEntry},
+      {"regex-too-broad", S::kWarning,
+       "the regex matches ordinary output (a line of the benign corpus, quoted), runs .* between "
+       "words ignoring case across another domain's text, leaves a dot unescaped between digits, "
+       "or matches entries of three or more other domains; with a narrower form where one is "
+       "mechanical",
+       rules::regex_too_broad, kOptional, kCrossEntry},
       {"regex-js", S::kWarning,
        "the regex has no exact JavaScript form, so the site's paste box matches the entry by its "
        "signature only",
@@ -91,6 +97,10 @@ const std::vector<Rule>& all_rules() {
       // Reported while reading kbc.yaml (see model/config.cc).
       {"config-language", S::kError,
        "kbc.yaml lists a language twice, or one without UI strings (templates/strings/<code>.json)",
+       nullptr, kRequired},
+      {"config-benign", S::kError,
+       "a file of kbc.yaml's benign list is missing, outside the knowledge base, too large or not "
+       "UTF-8",
        nullptr, kRequired},
       // Reported while applying kbc.yaml and the kbc-disable comments (see suppressions.cc).
       {"config-unknown-rule", S::kError,

@@ -17,6 +17,12 @@ void append_benign_lines(std::string_view text, std::string_view file,
   }
 }
 
+std::vector<BenignLine> benign_lines_with(const std::vector<BenignFile>& files) {
+  std::vector<BenignLine> lines = builtin_benign_lines();
+  for (const BenignFile& file : files) append_benign_lines(file.text, file.path, lines);
+  return lines;
+}
+
 const std::vector<BenignLine>& builtin_benign_lines() {
   static const std::vector<BenignLine> lines = [] {
     std::vector<BenignLine> out;

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/benign_file.h"
+
 namespace kbc {
 
 struct BenignLine {
@@ -24,6 +26,10 @@ struct BenignLine {
 
 // The built-in lines, in file and line order.
 const std::vector<BenignLine>& builtin_benign_lines();
+
+// The built-in lines, then those of a knowledge base's `files` (kbc.yaml's benign), which they
+// view: `files` must outlive them.
+std::vector<BenignLine> benign_lines_with(const std::vector<BenignFile>& files);
 
 // The lines of `text`, trimmed, without the blank ones, named after `file`; they view `text`.
 void append_benign_lines(std::string_view text, std::string_view file,

@@ -16,6 +16,13 @@ std::string_view error_of(std::string_view id) {
 
 namespace {
 
+void count_benign(Breadth& breadth, std::size_t id) {
+  if (!breadth.first_benign) breadth.first_benign = id;
+  if (breadth.some_benign.size() < kKeptBenign)
+    breadth.some_benign.push_back(static_cast<std::uint32_t>(id));
+  ++breadth.benign_lines;
+}
+
 std::string normalized_copy(std::string_view text) {
   std::string buffer;
   return std::string(normalized_line(trim(text), buffer));
@@ -82,10 +89,7 @@ Breadth RegexBreadth::from_candidates(std::size_t entry) const {
   std::set<std::string_view> others;
   for (const std::uint32_t id : candidates_[entry]) {
     if (id < benign_.size()) {
-      if (matches(entry, benign_texts_[id])) {
-        if (!breadth.first_benign) breadth.first_benign = id;
-        ++breadth.benign_lines;
-      }
+      if (matches(entry, benign_texts_[id])) count_benign(breadth, id);
       continue;
     }
     const std::size_t other = id - benign_.size();
@@ -119,10 +123,7 @@ Breadth RegexBreadth::search(std::size_t entry) const {
     const std::size_t next = id + 1 < starts_.size() ? starts_[id + 1] : text.size();
     const std::string_view line(joined_text_.data() + starts_[id], next - 1 - starts_[id]);
     if (id < benign_.size()) {
-      if (matches(entry, line)) {
-        if (!breadth.first_benign) breadth.first_benign = id;
-        ++breadth.benign_lines;
-      }
+      if (matches(entry, line)) count_benign(breadth, id);
     } else {
       const std::size_t other = id - benign_.size();
       if (other != entry && error_of(ids_[other]) != error_of(ids_[entry]) && matches(entry, line))

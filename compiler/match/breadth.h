@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,7 +32,9 @@ struct Breadth {
   int other_errors =
       0;  // other errors (entries of another `domain/name`) whose signature it matches
   std::optional<std::size_t> first_benign;  // the first benign line it matches (index into lines)
+  std::vector<std::uint32_t> some_benign;   // the first kKeptBenign of them
 };
+constexpr std::size_t kKeptBenign = 16;
 
 // The error an entry id names: its id without the last segment when it has three or more
 // ("python/keyboardinterrupt/py311-linux" -> "python/keyboardinterrupt"), else the id.

@@ -79,7 +79,7 @@ std::string instructions(const std::vector<Language>& languages) {
 }  // namespace
 
 McpServer::McpServer(std::vector<ordered_json> records, McpServerOptions options)
-    : tools_(std::move(records), options.languages), options_(std::move(options)) {}
+    : tools_(std::move(records), options.languages, options.benign), options_(std::move(options)) {}
 
 std::string McpServer::too_long_reply() const {
   return line_of(error_reply(nullptr, kInvalidRequest,

@@ -48,6 +48,7 @@ struct McpServerOptions {
   std::string version = "0";  // serverInfo.version: kbc's version
   std::size_t max_message_bytes = kMaxMessageBytes;
   std::vector<Language> languages = default_languages();  // those of the knowledge base
+  std::vector<BenignFile> benign;  // kbc.yaml's benign files, for the regexes' breadth
 };
 
 class McpServer {

@@ -176,8 +176,12 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
   return suggestion ? "; did you mean '" + *suggestion + "'?" : "";
 }
 
-McpTools::McpTools(std::vector<ordered_json> records, std::vector<Language> languages)
-    : records_(std::move(records)), languages_(std::move(languages)) {
+McpTools::McpTools(std::vector<ordered_json> records, std::vector<Language> languages,
+                   std::vector<BenignFile> benign)
+    : records_(std::move(records)),
+      benign_files_(std::move(benign)),
+      benign_(benign_lines_with(benign_files_)),
+      languages_(std::move(languages)) {
   std::stable_sort(records_.begin(), records_.end(), [](const auto& a, const auto& b) {
     return string_field(a, "id") < string_field(b, "id");
   });
@@ -186,7 +190,7 @@ McpTools::McpTools(std::vector<ordered_json> records, std::vector<Language> lang
     by_id_.emplace(string_field(records_[i], "id"), i);
     match.push_back(match_record(json(records_[i])));
   }
-  matcher_ = std::make_unique<Matcher>(std::move(match));
+  matcher_ = std::make_unique<Matcher>(std::move(match), MatchOptions{.benign = &benign_});
   search_ = std::make_unique<EntrySearch>(records_, languages_);
 }
 

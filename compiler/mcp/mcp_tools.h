@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "match/benign_corpus.h"
 #include "match/matcher.h"
 #include "mcp/entry_search.h"
 #include "model/languages.h"
@@ -54,8 +55,10 @@ class McpTools {
  public:
   // The records of the entries (published records, or a bundle's), in any order: they are
   // sorted by id. `languages` are those of the knowledge base, which `search` offers.
+  // `benign`: kbc.yaml's benign files of the knowledge base, if any (kept, for the matcher).
   explicit McpTools(std::vector<nlohmann::ordered_json> records,
-                    std::vector<Language> languages = default_languages());
+                    std::vector<Language> languages = default_languages(),
+                    std::vector<BenignFile> benign = {});
   ~McpTools();
   McpTools(const McpTools&) = delete;
   McpTools& operator=(const McpTools&) = delete;
@@ -79,6 +82,8 @@ class McpTools {
   nlohmann::ordered_json link_item(const std::string& id, const char* direction) const;
 
   std::vector<nlohmann::ordered_json> records_;
+  std::vector<BenignFile> benign_files_;
+  std::vector<BenignLine> benign_;  // views into benign_files_
   std::vector<Language> languages_;
   std::map<std::string, std::size_t, std::less<>> by_id_;  // the first record of each id
   std::unique_ptr<Matcher> matcher_;

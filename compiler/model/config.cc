@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 
+#include "base/text.h"
 #include "load/yaml_loader.h"
 #include "resources.h"
 #include "validate/schema_validator.h"
@@ -119,6 +120,40 @@ std::optional<std::vector<Language>> configured_languages(const YamlDocument& do
   return languages_from(list, strings_of(fs, root));
 }
 
+// The files of `benign`, read; one that is missing, too large or not UTF-8 is a config-benign
+// error at its item.
+std::vector<BenignFile> benign_files(const YamlDocument& document, const FileSystem& fs,
+                                     const std::string& root, Diagnostics& out) {
+  std::vector<BenignFile> files;
+  const nlohmann::json& list = document.value["benign"];
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string path = list[i].get<std::string>();
+    const std::string pointer = "/benign/" + std::to_string(i);
+    const auto problem = [&](std::string message) {
+      out.push_back({kConfigFile, document.sources.find(pointer).value, Severity::kError,
+                     std::move(message), "config-benign", "", pointer});
+    };
+    const std::string file = join_path(root, path);
+    const auto bytes = fs.size(file);
+    if (path.find("..") != std::string::npos || path.starts_with("/")) {
+      problem("benign file '" + path + "' is outside the knowledge base");
+    } else if (!bytes || fs.is_directory(file)) {
+      problem("benign file '" + path + "' does not exist");
+    } else if (*bytes > kMaxFileBytes) {
+      problem("benign file '" + path + "' is " + std::to_string(*bytes) + " bytes; the limit is " +
+              std::to_string(kMaxFileBytes));
+    } else {
+      std::string text = fs.read(file);
+      if (find_invalid_utf8(text)) {
+        problem("benign file '" + path + "' is not UTF-8");
+      } else {
+        files.push_back({path, std::move(text)});
+      }
+    }
+  }
+  return files;
+}
+
 }  // namespace
 
 KbConfig load_kb_config(const FileSystem& fs, const std::string& root, Diagnostics& out) {
@@ -152,6 +187,7 @@ KbConfig load_kb_config(const FileSystem& fs, const std::string& root, Diagnosti
     if (auto languages = configured_languages(*document, fs, root, out))
       config.languages = std::move(*languages);
   }
+  if (value.contains("benign")) config.benign = benign_files(*document, fs, root, out);
   return config;
 }
 

@@ -12,6 +12,7 @@
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
+#include "model/benign_file.h"
 #include "model/languages.h"
 #include "site/site_model.h"
 
@@ -50,6 +51,7 @@ struct KbConfig {
   SiteConfig site;
   LintConfig lint;
   std::vector<Language> languages;  // named by the knowledge base's UI strings
+  std::vector<BenignFile> benign;   // read; a file that cannot be is a config-benign error
 };
 
 // Reads kbc.yaml under `root` when there is one; problems go to `out` with path "kbc.yaml".

@@ -13,6 +13,7 @@
 #include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "base/progress.h"
+#include "model/benign_file.h"
 #include "model/entry.h"
 #include "model/languages.h"
 #include "model/parse_cache.h"
@@ -26,9 +27,11 @@ struct KnowledgeBase {
   std::map<std::string, std::vector<std::size_t>> by_id;  // declared id -> indices into entries
   // The languages it is written in (kbc.yaml), which its entries were validated for.
   std::vector<Language> languages = default_languages();
-  // A digest of the path and content of every entry file: two loads with equal digests read
-  // the same files with the same bytes.
+  // A digest of the path and content of every entry file (and of the benign files): two loads
+  // with equal digests read the same files with the same bytes.
   std::string digest;
+  // kbc.yaml's `benign` files, read (model/config.h).
+  std::vector<BenignFile> benign;
 
   // The entry declaring `id` (the first, when several do), or nullptr.
   const Entry* find(std::string_view id) const;

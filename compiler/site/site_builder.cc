@@ -207,10 +207,10 @@ std::string llms_txt(const SiteModel& model, const json& strings) {
 
 }  // namespace
 
-MatchFigures match_figures(const SiteModel& model) {
+MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>* benign) {
   std::vector<MatchRecord> records;
   for (const auto* record : model.records()) records.push_back(match_record(*record));
-  const Matcher matcher(std::move(records));
+  const Matcher matcher(std::move(records), MatchOptions{.benign = benign});
   MatchFigures figures;
   for (std::size_t i = 0; i < model.records().size(); ++i) {
     const Breadth breadth = matcher.breadth(i);
@@ -331,11 +331,12 @@ void add_entry_pages(const SiteModel& model, const TemplateSet& templates,
 // and domain pages, and the feed. The languages are spread over the cores, each worker with its
 // own renderer.
 void add_language_files(const SiteModel& model, const TemplateSet& templates,
-                        const std::vector<json>& strings, OutputTree& tree) {
+                        const std::vector<json>& strings, OutputTree& tree,
+                        const std::vector<BenignLine>* benign) {
   const auto& languages = model.languages();
   // For each language, its files by path under site/, in the order they are added.
   std::vector<std::vector<std::pair<std::string, std::string>>> files(languages.size());
-  const MatchFigures figures = match_figures(model);
+  const MatchFigures figures = match_figures(model, benign);
   parallel_slices(
       3 * languages.size(),
       [&](std::size_t begin, std::size_t end, std::size_t) {
@@ -396,7 +397,7 @@ json root_page(const SiteModel& model) {
 }  // namespace
 
 void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
-                Progress* progress) {
+                Progress* progress, const std::vector<BenignLine>* benign) {
   const auto add = [&tree](const std::string& path, std::string content) {
     tree.add("site/" + path, std::move(content));
   };
@@ -411,7 +412,7 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   }
   {
     const Phase phase("other pages and indexes");
-    add_language_files(model, templates, strings, tree);
+    add_language_files(model, templates, strings, tree, benign);
   }
   PageRenderer renderer(templates, model.languages(), strings);
   add("index.html", renderer.standalone("root", root_page(model)));

@@ -11,6 +11,7 @@
 #include "base/diagnostic.h"
 #include "base/output_tree.h"
 #include "base/progress.h"
+#include "match/benign_corpus.h"
 #include "render/templates.h"
 #include "site/site_model.h"
 
@@ -18,8 +19,10 @@ namespace kbc {
 
 // Adds every file of site/ except the per-entry records and Markdown pages, which the caller
 // copies from its own output.
+// `benign`: the benign corpus the paste box's breadth figures are measured on (kbc's and the
+// knowledge base's).
 void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
-                Progress* progress = nullptr);
+                Progress* progress = nullptr, const std::vector<BenignLine>* benign = nullptr);
 
 // site/<lang>/match.json, what the paste box (site/assets/match.js) needs to match and rank a
 // pasted text as `kbc match` does (matcher.h, rank.h), one array per built entry, in id order:
@@ -43,7 +46,7 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
 struct MatchFigures {
   std::vector<int> breadth_penalty;  // per record of the model
 };
-MatchFigures match_figures(const SiteModel& model);
+MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>* benign = nullptr);
 std::string match_data(const SiteModel& model, const Language& language,
                        const MatchFigures& figures);
 

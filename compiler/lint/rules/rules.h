@@ -26,6 +26,7 @@ void resolvable_rate(const Entry&, const LintContext&, Reporter&);
 void source_url(const Entry&, const LintContext&, Reporter&);
 void duplicate_action(const Entry&, const LintContext&, Reporter&);
 void text_whitespace(const Entry&, const LintContext&, Reporter&);
+void regex_too_broad(const Entry&, const LintContext&, Reporter&);
 
 // Helpers shared by several rules.
 
