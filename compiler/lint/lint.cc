@@ -148,9 +148,12 @@ std::string benign_digest(const KnowledgeBase& kb) {
 template <typename Wanted>
 std::vector<Breadth> benign_breadth(const KnowledgeBase& kb, const RegexIndex& regexes,
                                     const std::vector<BenignLine>& benign, Wanted wanted) {
+  std::vector<std::string> id_texts;  // Entry::id() makes a string
   std::vector<std::string_view> ids, signatures;
-  for (const Entry& entry : kb.entries) {
-    ids.push_back(entry.id());
+  for (const Entry& entry : kb.entries) id_texts.push_back(entry.id());
+  for (std::size_t i = 0; i < kb.entries.size(); ++i) {
+    const Entry& entry = kb.entries[i];
+    ids.push_back(id_texts[i]);
     const auto* signature = entry.find("/signature");
     signatures.push_back(signature && signature->is_string() ? entry.text("/signature") : "");
   }
