@@ -34,17 +34,19 @@ RegexBreadth::RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(st
                            std::vector<std::string_view> ids,
                            std::vector<std::string_view> signatures,
                            const std::vector<BenignLine>& benign)
-    : index_(index), pattern_of_(pattern_of), ids_(std::move(ids)), benign_(benign) {
-  for (const std::string_view signature : signatures) {
-    const std::string_view first = trim(signature.substr(0, signature.find('\n')));
-    signatures_.push_back(normalized_copy(first));
-  }
+    : index_(index),
+      pattern_of_(pattern_of),
+      ids_(std::move(ids)),
+      raw_signatures_(std::move(signatures)),
+      benign_(benign) {
   known_.resize(ids_.size());
 }
 
 RegexBreadth::~RegexBreadth() = default;
 
 void RegexBreadth::join_texts() const {
+  for (const std::string_view signature : raw_signatures_)
+    signatures_.push_back(normalized_copy(trim(signature.substr(0, signature.find('\n')))));
   benign_texts_.reserve(benign_.size());
   for (const BenignLine& line : benign_) benign_texts_.push_back(normalized_copy(line.text));
   const auto add = [&](std::string_view text) {

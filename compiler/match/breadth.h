@@ -68,7 +68,8 @@ class RegexBreadth {
   const RegexIndex& index_;
   std::size_t (*pattern_of_)(std::size_t);
   std::vector<std::string_view> ids_;
-  std::vector<std::string> signatures_;  // first line, normalized
+  std::vector<std::string_view> raw_signatures_;
+  mutable std::vector<std::string> signatures_;  // first line, normalized (join_texts)
   const std::vector<BenignLine>& benign_;
   mutable std::once_flag prefiltered_;
   mutable std::once_flag joined_;

@@ -575,18 +575,8 @@ Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
     regex_specificity_.push_back(regex_specificity(record.regex));
     signature_specificity_.push_back(static_cast<int>(code_points(trim(record.signature))));
     fix_rate_.push_back(rate_permille(record.fix_success_rate));
-    std::vector<std::string> codes;
-    const auto add_codes = [&](std::string_view text) {
-      for (std::string& word : near_words(text)) {
-        if (is_code_word(word) && std::find(codes.begin(), codes.end(), word) == codes.end())
-          codes.push_back(std::move(word));
-      }
-    };
-    add_codes(record.signature);
-    for (const std::string& alias : record.aliases) add_codes(alias);
-    add_codes(record.error_code);
-    codes_.push_back(std::move(codes));
   }
+  codes_ = std::vector<Codes>(records_.size());
   index_ = std::make_unique<RegexIndex>(patterns, literal, error_words());
   for (std::size_t i = 0; i < records_.size(); ++i) {
     const std::string_view signature = trim(records_[i].signature);
@@ -628,10 +618,28 @@ int Matcher::hit_specificity(std::size_t record, std::string_view span) const {
   return regex_specificity_[record];
 }
 
+const std::vector<std::string>& Matcher::codes(std::size_t record) const {
+  Codes& codes = codes_[record];
+  std::call_once(codes.found, [&] {
+    const auto add = [&](std::string_view text) {
+      for (std::string& word : near_words(text)) {
+        if (is_code_word(word) &&
+            std::find(codes.words.begin(), codes.words.end(), word) == codes.words.end())
+          codes.words.push_back(std::move(word));
+      }
+    };
+    const MatchRecord& r = records_[record];
+    add(r.signature);
+    for (const std::string& alias : r.aliases) add(alias);
+    add(r.error_code);
+  });
+  return codes.words;
+}
+
 bool Matcher::holds_code(std::size_t record, std::string_view line) const {
   thread_local std::string lower;
   ascii_lower(line, lower);
-  for (const std::string& code : codes_[record]) {
+  for (const std::string& code : codes(record)) {
     for (std::size_t at = lower.find(code); at != std::string::npos;
          at = lower.find(code, at + 1)) {
       const std::size_t end = at + code.size();
@@ -729,7 +737,7 @@ void Matcher::offer_hits(std::string_view line, std::size_t line_number, bool af
         by_signature ? signature_specificity_[record] : hit_specificity(record, *span);
     const int coverage = coverage_permille(code_points(*span), line_code_points);
     int score = hit_score(by_signature, specificity, line_code_points, *kind);
-    if (!by_signature && !codes_[record].empty() && holds_code(record, line)) score += kCodeBonus;
+    if (!by_signature && !codes(record).empty() && holds_code(record, line)) score += kCodeBonus;
     const Rank rank{score,       error_line,           coverage,
                     specificity, by_signature ? 1 : 0, fix_rate_[record]};
     const std::size_t begin = static_cast<std::size_t>(span->data() - line.data());

@@ -172,6 +172,7 @@ class Matcher {
   bool scan_lines(std::string_view text, std::size_t first_line, bool log, bool continued,
                   bool after_frame, Best& best, Scratch& scratch) const;
   const NearIndex& near_index() const;
+  const std::vector<std::string>& codes(std::size_t record) const;
   // Whether `line` holds one of record i's error codes as a whole word, ignoring ASCII case.
   bool holds_code(std::size_t record, std::string_view line) const;
   // The specificity of record i's regex for a hit whose text is `span`: that of the most
@@ -181,7 +182,12 @@ class Matcher {
   std::vector<MatchRecord> records_;
   MatchOptions options_;
   std::vector<int> regex_specificity_;           // per record
-  std::vector<std::vector<std::string>> codes_;  // per record: its error codes, lowercase
+  // Per record: its error codes, lowercase, found when it first hits (codes()).
+  struct Codes {
+    std::once_flag found;
+    std::vector<std::string> words;
+  };
+  mutable std::vector<Codes> codes_;
   std::vector<int> signature_specificity_;
   std::vector<int> fix_rate_;
   std::unique_ptr<RegexIndex> index_;  // pattern 2i: record i's regex; 2i+1: its signature
