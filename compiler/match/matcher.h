@@ -181,7 +181,7 @@ class Matcher {
 
   std::vector<MatchRecord> records_;
   MatchOptions options_;
-  std::vector<int> regex_specificity_;           // per record
+  std::vector<int> regex_specificity_;  // per record
   // Per record: its error codes, lowercase, found when it first hits (codes()).
   struct Codes {
     std::once_flag found;
