@@ -130,6 +130,17 @@ bool is_ascii_alnum(char c) {
 
 bool is_word_character(char c) { return is_ascii_alnum(c) || c == '_'; }
 
+std::size_t find_word(std::string_view text, std::string_view word, std::size_t from) {
+  for (std::size_t at = text.find(word, from); at != std::string_view::npos;
+       at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    if ((at == 0 || !is_word_character(text[at - 1])) &&
+        (end == text.size() || !is_word_character(text[end])))
+      return at;
+  }
+  return std::string_view::npos;
+}
+
 std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t length = utf8_char_at(text, i).length;

@@ -32,6 +32,9 @@ bool is_ascii(std::string_view text);
 // An ASCII letter or digit; with '_', a character of a word as regexes' \w and \b read it.
 bool is_ascii_alnum(char c);
 bool is_word_character(char c);
+// Where `word` first occurs in `text` at or after `from` as a whole word (no word character
+// just before or after it), or npos.
+std::size_t find_word(std::string_view text, std::string_view word, std::size_t from = 0);
 
 // Byte offset of the first byte that is not part of valid UTF-8, if any.
 std::optional<std::size_t> find_invalid_utf8(std::string_view text);

@@ -639,16 +639,9 @@ const std::vector<std::string>& Matcher::codes(std::size_t record) const {
 bool Matcher::holds_code(std::size_t record, std::string_view line) const {
   thread_local std::string lower;
   ascii_lower(line, lower);
-  for (const std::string& code : codes(record)) {
-    for (std::size_t at = lower.find(code); at != std::string::npos;
-         at = lower.find(code, at + 1)) {
-      const std::size_t end = at + code.size();
-      if ((at == 0 || !is_word_character(lower[at - 1])) &&
-          (end == lower.size() || !is_word_character(lower[end])))
-        return true;
-    }
-  }
-  return false;
+  return std::any_of(codes(record).begin(), codes(record).end(), [](const std::string& code) {
+    return find_word(lower, code) != std::string::npos;
+  });
 }
 
 const NearIndex& Matcher::near_index() const {

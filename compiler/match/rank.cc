@@ -256,15 +256,10 @@ bool looks_like_error(std::string_view line) {
 }
 
 bool declares_low_severity(std::string_view line) {
-  const std::string_view head = line.substr(0, kSeverityBytes);
+  // The first whole-word occurrence, which must end within the first kSeverityBytes bytes.
   for (const std::string_view level : {"INFO", "DEBUG", "TRACE"}) {
-    for (std::size_t at = head.find(level); at != std::string_view::npos;
-         at = head.find(level, at + 1)) {
-      const std::size_t end = at + level.size();
-      if ((at == 0 || !is_word_character(line[at - 1])) &&
-          (end == line.size() || !is_word_character(line[end])))
-        return true;
-    }
+    const std::size_t at = find_word(line.substr(0, kSeverityBytes + 1), level);
+    if (at != std::string_view::npos && at + level.size() <= kSeverityBytes) return true;
   }
   return false;
 }
