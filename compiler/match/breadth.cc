@@ -1,7 +1,9 @@
 #include "match/breadth.h"
 
 #include <algorithm>
+#include <deque>
 #include <set>
+#include <unordered_map>
 
 #include "base/text.h"
 #include "match/log_lines.h"
@@ -15,13 +17,6 @@ std::string_view error_of(std::string_view id) {
 }
 
 namespace {
-
-void count_benign(Breadth& breadth, std::size_t id) {
-  if (!breadth.first_benign) breadth.first_benign = id;
-  if (breadth.some_benign.size() < kKeptBenign)
-    breadth.some_benign.push_back(static_cast<std::uint32_t>(id));
-  ++breadth.benign_lines;
-}
 
 std::string normalized_copy(std::string_view text) {
   std::string buffer;
@@ -44,16 +39,43 @@ RegexBreadth::RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(st
 
 RegexBreadth::~RegexBreadth() = default;
 
+// Counts the distinct benign text `text` (all its lines) as matched.
+void RegexBreadth::count_benign(Breadth& breadth, std::size_t text) const {
+  const std::size_t first = first_line_[text];
+  if (!breadth.first_benign) breadth.first_benign = first;
+  if (breadth.some_benign.size() < kKeptBenign)
+    breadth.some_benign.push_back(static_cast<std::uint32_t>(first));
+  breadth.benign_lines += static_cast<int>(lines_of_[text]);
+}
+
 void RegexBreadth::join_texts() const {
   for (const std::string_view signature : raw_signatures_)
     signatures_.push_back(normalized_copy(trim(signature.substr(0, signature.find('\n')))));
-  benign_texts_.reserve(benign_.size());
-  for (const BenignLine& line : benign_) benign_texts_.push_back(normalized_copy(line.text));
+  // Each distinct normalized line once (a third of the built-in corpus repeats), in the order
+  // of its first line, so that the first matched is the first line matched.
+  // A normalized line views the benign text, unless it had escape sequences (then a copy).
+  std::unordered_map<std::string_view, std::size_t> seen;
+  std::string buffer;
+  for (std::size_t i = 0; i < benign_.size(); ++i) {
+    std::string_view text = normalized_line(trim(benign_[i].text), buffer);
+    if (!buffer.empty() && text.data() >= buffer.data() &&
+        text.data() < buffer.data() + buffer.size()) {
+      text = copies_.emplace_back(text);
+      buffer.clear();
+    }
+    auto [it, added] = seen.try_emplace(text, benign_texts_.size());
+    if (added) {
+      benign_texts_.push_back(text);
+      first_line_.push_back(i);
+      lines_of_.push_back(0);
+    }
+    ++lines_of_[it->second];
+  }
   const auto add = [&](std::string_view text) {
     starts_.push_back(joined_text_.size());
     joined_text_.append(text).push_back('\n');
   };
-  for (const std::string& text : benign_texts_) add(text);
+  for (const std::string_view text : benign_texts_) add(text);
   for (const std::string& text : signatures_) add(text);
 }
 
@@ -74,9 +96,9 @@ void RegexBreadth::prefilter() const {
   }
   RegexIndex::Scratch scratch;
   for (std::size_t id = 0; id < starts_.size(); ++id) {
-    const std::string_view text = id < benign_.size()
+    const std::string_view text = id < benign_texts_.size()
                                       ? std::string_view(benign_texts_[id])
-                                      : std::string_view(signatures_[id - benign_.size()]);
+                                      : std::string_view(signatures_[id - benign_texts_.size()]);
     for (const std::size_t pattern : index_.candidates(text, scratch)) {
       if (pattern < entry_of_pattern.size() && entry_of_pattern[pattern] != SIZE_MAX)
         candidates_[entry_of_pattern[pattern]].push_back(static_cast<std::uint32_t>(id));
@@ -90,11 +112,11 @@ Breadth RegexBreadth::from_candidates(std::size_t entry) const {
   Breadth breadth;
   std::set<std::string_view> others;
   for (const std::uint32_t id : candidates_[entry]) {
-    if (id < benign_.size()) {
+    if (id < benign_texts_.size()) {
       if (matches(entry, benign_texts_[id])) count_benign(breadth, id);
       continue;
     }
-    const std::size_t other = id - benign_.size();
+    const std::size_t other = id - benign_texts_.size();
     if (error_of(ids_[other]) != error_of(ids_[entry]) && matches(entry, signatures_[other]))
       others.insert(error_of(ids_[other]));
   }
@@ -124,10 +146,10 @@ Breadth RegexBreadth::search(std::size_t entry) const {
         1;
     const std::size_t next = id + 1 < starts_.size() ? starts_[id + 1] : text.size();
     const std::string_view line(joined_text_.data() + starts_[id], next - 1 - starts_[id]);
-    if (id < benign_.size()) {
+    if (id < benign_texts_.size()) {
       if (matches(entry, line)) count_benign(breadth, id);
     } else {
-      const std::size_t other = id - benign_.size();
+      const std::size_t other = id - benign_texts_.size();
       if (other != entry && error_of(ids_[other]) != error_of(ids_[entry]) && matches(entry, line))
         others.insert(error_of(ids_[other]));
     }

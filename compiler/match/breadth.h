@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -64,6 +65,7 @@ class RegexBreadth {
   Breadth from_candidates(std::size_t entry) const;
   // Whether the regex of entry i matches `text` (one line), as the matcher would.
   bool matches(std::size_t entry, std::string_view text) const;
+  void count_benign(Breadth& breadth, std::size_t text) const;
 
   const RegexIndex& index_;
   std::size_t (*pattern_of_)(std::size_t);
@@ -73,13 +75,17 @@ class RegexBreadth {
   const std::vector<BenignLine>& benign_;
   mutable std::once_flag prefiltered_;
   mutable std::once_flag joined_;
-  mutable std::vector<std::string> benign_texts_;  // normalized
+  // The distinct benign lines, normalized; for each, its first line and how many lines it is.
+  mutable std::vector<std::string_view> benign_texts_;
+  mutable std::deque<std::string> copies_;  // the normalized lines that are not views
+  mutable std::vector<std::size_t> first_line_;
+  mutable std::vector<std::size_t> lines_of_;
   // The benign texts and then the signatures, each followed by '\n', and where each starts.
   mutable std::string joined_text_;
   mutable std::vector<std::size_t> starts_;
   mutable std::size_t searched_ = 0;  // entries computed by `search`
-  // Per entry, the texts its regex may match: benign lines first (their index), then
-  // signatures (benign_.size() + entry).
+  // Per entry, the texts its regex may match: the distinct benign texts first (their index),
+  // then the signatures (benign_texts_.size() + entry).
   mutable std::vector<std::vector<std::uint32_t>> candidates_;
   mutable std::mutex mutex_;
   mutable std::vector<std::optional<Breadth>> known_;
