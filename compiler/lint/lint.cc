@@ -25,9 +25,6 @@ void Reporter::at_key(const Entry& entry, std::string_view pointer, std::string 
                   std::string(rule_.id), "", std::string(pointer)});
 }
 
-namespace {
-
-// The texts an entry's regex is meant to recognise: its signature and its samples.
 std::vector<std::string> own_text_pointers(const Entry& entry) {
   std::vector<std::string> pointers;
   if (entry.find("/signature") && entry.find("/signature")->is_string())
@@ -38,8 +35,6 @@ std::vector<std::string> own_text_pointers(const Entry& entry) {
   }
   return pointers;
 }
-
-}  // namespace
 
 std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
                                                     const RegexIndex& regexes) {
@@ -375,7 +370,6 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
     if (!facts[i]) continue;
     breadth[i].benign_lines = facts[i]->benign_lines;
     breadth[i].some_benign = facts[i]->some_benign;
-    if (!breadth[i].some_benign.empty()) breadth[i].first_benign = breadth[i].some_benign[0];
   }
 
   phase.emplace("rules");

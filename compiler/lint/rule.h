@@ -26,6 +26,10 @@ struct RegexHit {
   std::string pointer;  // "/signature" or "/samples/2"
 };
 
+// The texts an entry's regex is meant to recognise, as JSON pointers: "/signature" and each of
+// "/samples/<i>" that is a string.
+std::vector<std::string> own_text_pointers(const Entry& entry);
+
 // For every entry, the texts (signature, samples) of other entries that its regex in `regexes`
 // matches, in entry order. Lint's regex-overlap and kbc stats read them.
 std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,

@@ -39,13 +39,17 @@ RegexBreadth::RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(st
 
 RegexBreadth::~RegexBreadth() = default;
 
-// Counts the distinct benign text `text` (all its lines) as matched.
-void RegexBreadth::count_benign(Breadth& breadth, std::size_t text) const {
-  const std::size_t first = first_line_[text];
-  if (!breadth.first_benign) breadth.first_benign = first;
-  if (breadth.some_benign.size() < kKeptBenign)
-    breadth.some_benign.push_back(static_cast<std::uint32_t>(first));
-  breadth.benign_lines += static_cast<int>(lines_of_[text]);
+void RegexBreadth::count_text(std::size_t entry, std::size_t id, std::string_view text,
+                              Breadth& breadth, std::set<std::string_view>& others) const {
+  if (id < benign_texts_.size()) {  // a distinct benign line: all its lines count
+    if (!matches(entry, text)) return;
+    if (breadth.some_benign.size() < kKeptBenign)
+      breadth.some_benign.push_back(static_cast<std::uint32_t>(first_line_[id]));
+    breadth.benign_lines += static_cast<int>(lines_of_[id]);
+    return;
+  }
+  const std::string_view other = error_of(ids_[id - benign_texts_.size()]);
+  if (other != error_of(ids_[entry]) && matches(entry, text)) others.insert(other);
 }
 
 void RegexBreadth::join_texts() const {
@@ -106,19 +110,15 @@ void RegexBreadth::prefilter() const {
   }
 }
 
-// Counts the text `id` (a benign line or a signature) that entry's regex matches into `breadth`.
 Breadth RegexBreadth::from_candidates(std::size_t entry) const {
   std::call_once(prefiltered_, [this] { prefilter(); });
   Breadth breadth;
   std::set<std::string_view> others;
   for (const std::uint32_t id : candidates_[entry]) {
-    if (id < benign_texts_.size()) {
-      if (matches(entry, benign_texts_[id])) count_benign(breadth, id);
-      continue;
-    }
-    const std::size_t other = id - benign_texts_.size();
-    if (error_of(ids_[other]) != error_of(ids_[entry]) && matches(entry, signatures_[other]))
-      others.insert(error_of(ids_[other]));
+    count_text(entry, id,
+               id < benign_texts_.size() ? benign_texts_[id]
+                                         : std::string_view(signatures_[id - benign_texts_.size()]),
+               breadth, others);
   }
   breadth.other_errors = static_cast<int>(others.size());
   return breadth;
@@ -145,14 +145,9 @@ Breadth RegexBreadth::search(std::size_t entry) const {
                                  starts_.begin()) -
         1;
     const std::size_t next = id + 1 < starts_.size() ? starts_[id + 1] : text.size();
-    const std::string_view line(joined_text_.data() + starts_[id], next - 1 - starts_[id]);
-    if (id < benign_texts_.size()) {
-      if (matches(entry, line)) count_benign(breadth, id);
-    } else {
-      const std::size_t other = id - benign_texts_.size();
-      if (other != entry && error_of(ids_[other]) != error_of(ids_[entry]) && matches(entry, line))
-        others.insert(error_of(ids_[other]));
-    }
+    count_text(entry, id,
+               std::string_view(joined_text_.data() + starts_[id], next - 1 - starts_[id]), breadth,
+               others);
     at = next;
   }
   breadth.other_errors = static_cast<int>(others.size());

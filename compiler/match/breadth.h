@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,8 +33,8 @@ struct Breadth {
   int benign_lines = 0;  // lines of the benign corpus the regex matches
   int other_errors =
       0;  // other errors (entries of another `domain/name`) whose signature it matches
-  std::optional<std::size_t> first_benign;  // the first benign line it matches (index into lines)
-  std::vector<std::uint32_t> some_benign;   // the first kKeptBenign of them
+  // The first kKeptBenign benign lines it matches (indexes into the lines), the first first.
+  std::vector<std::uint32_t> some_benign;
 };
 constexpr std::size_t kKeptBenign = 16;
 
@@ -54,7 +55,6 @@ class RegexBreadth {
 
   // Entry i's breadth (zero when it has no regex). Safe to call from several threads.
   Breadth of(std::size_t entry) const;
-  const std::vector<BenignLine>& benign() const { return benign_; }
 
  private:
   void prefilter() const;
@@ -65,7 +65,10 @@ class RegexBreadth {
   Breadth from_candidates(std::size_t entry) const;
   // Whether the regex of entry i matches `text` (one line), as the matcher would.
   bool matches(std::size_t entry, std::string_view text) const;
-  void count_benign(Breadth& breadth, std::size_t text) const;
+  // Counts the text `id` of the joined texts (a distinct benign line or a signature) into
+  // `breadth` and `others` when entry's regex matches it.
+  void count_text(std::size_t entry, std::size_t id, std::string_view text, Breadth& breadth,
+                  std::set<std::string_view>& others) const;
 
   const RegexIndex& index_;
   std::size_t (*pattern_of_)(std::size_t);

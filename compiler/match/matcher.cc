@@ -603,16 +603,12 @@ int Matcher::regex_penalty(std::size_t record) const {
 int Matcher::hit_specificity(std::size_t record, std::string_view span) const {
   Alternatives& alternatives = alternatives_[record];
   std::call_once(alternatives.compiled, [&] {
-    for (std::string& pattern : top_alternatives(records_[record].regex)) {
-      const int specificity = regex_specificity(pattern);
+    for (const auto& [specificity, pattern] : specific_alternatives(records_[record].regex)) {
       auto regex = std::make_unique<RE2>(pattern, entry_regex_options());
       if (regex->ok()) alternatives.regexes.emplace_back(specificity, std::move(regex));
     }
-    std::stable_sort(alternatives.regexes.begin(), alternatives.regexes.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
   });
   for (const auto& [specificity, regex] : alternatives.regexes) {
-    if (specificity <= regex_specificity_[record]) break;
     if (RE2::FullMatch(re2::StringPiece(span.data(), span.size()), *regex)) return specificity;
   }
   return regex_specificity_[record];

@@ -195,7 +195,7 @@ class Matcher {
   // no error word). Both indexes find the error words as markers.
   std::unique_ptr<RegexIndex> low_index_;
   std::unique_ptr<RegexBreadth> breadth_;
-  // Per record: its top-level alternatives, compiled when it first hits, most specific first.
+  // Per record: its specific_alternatives (rank.h), compiled when it first hits.
   struct Alternatives {
     std::once_flag compiled;
     std::vector<std::pair<int, std::unique_ptr<RE2>>> regexes;

@@ -209,6 +209,18 @@ std::vector<std::string> top_alternatives(std::string_view p) {
   return out;
 }
 
+std::vector<std::pair<int, std::string>> specific_alternatives(std::string_view pattern) {
+  const int whole = regex_specificity(pattern);
+  std::vector<std::pair<int, std::string>> out;
+  for (std::string& alternative : top_alternatives(pattern)) {
+    const int specificity = regex_specificity(alternative);
+    if (specificity > whole) out.emplace_back(specificity, std::move(alternative));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  return out;
+}
+
 std::size_t code_points(std::string_view text) {
   return static_cast<std::size_t>(
       std::count_if(text.begin(), text.end(), [](char c) { return !is_continuation(c); }));

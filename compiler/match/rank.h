@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kbc {
@@ -116,5 +117,9 @@ int regex_specificity(std::string_view pattern);
 // any match must hold; a hit is scored by the alternative it matched, the most specific of those
 // that match its text in full.
 std::vector<std::string> top_alternatives(std::string_view pattern);
+
+// The top-level alternatives that require more literal text than the whole pattern does, with
+// their specificity, most specific first (the first on a tie): those a hit may be scored by.
+std::vector<std::pair<int, std::string>> specific_alternatives(std::string_view pattern);
 
 }  // namespace kbc

@@ -223,16 +223,8 @@ namespace {
 
 // The alternatives of `regex` more specific than it, most specific first, in JavaScript.
 ordered_json js_alternatives(const std::string& regex) {
-  const int whole = regex_specificity(regex);
-  std::vector<std::pair<int, std::string>> more;
-  for (std::string& alternative : top_alternatives(regex)) {
-    const int specificity = regex_specificity(alternative);
-    if (specificity > whole) more.emplace_back(specificity, std::move(alternative));
-  }
-  std::stable_sort(more.begin(), more.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
   ordered_json out = ordered_json::array();
-  for (const auto& [specificity, alternative] : more) {
+  for (const auto& [specificity, alternative] : specific_alternatives(regex)) {
     const JsRegex js = js_regex(alternative);
     if (js.ok) out.push_back({specificity, js.source, js.flags});
   }

@@ -743,7 +743,7 @@ TEST_CASE("a regex that matches the benign corpus or other errors' signatures lo
                         {.benign = &benign});
   const Breadth broad = matcher.breadth(0);
   CHECK(broad.benign_lines == 1);
-  CHECK(broad.first_benign == 0);
+  CHECK(broad.some_benign == std::vector<std::uint32_t>{0});
   CHECK(broad.other_errors == 1);  // c/other's signature; b/exact has none
   CHECK(matcher.breadth(1).benign_lines == 0);
   const std::vector<Hit> hits = matcher.match_line("Removing container failed: busy");

@@ -113,17 +113,6 @@ std::string case_kept(std::string pattern) {
   return pattern.starts_with("(?i)") ? pattern.substr(4) : pattern;
 }
 
-// The entry's signature and samples.
-std::vector<std::string_view> own_texts(const Entry& entry) {
-  std::vector<std::string_view> texts;
-  if (entry.find("/signature") && entry.find("/signature")->is_string())
-    texts.push_back(entry.text("/signature"));
-  for_each_item(entry, "/samples", [&](const std::string& pointer, const auto& sample) {
-    if (sample.is_string()) texts.push_back(entry.text(pointer));
-  });
-  return texts;
-}
-
 bool finds(const RE2& regex, std::string_view text) {
   re2::StringPiece found;
   return regex.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED,
@@ -138,7 +127,8 @@ std::string narrower(const RE2& regex, const Entry& entry, const std::vector<std
   const std::string forms[] = {escaped_dots(pattern), bounded_gaps(pattern), word_edges(pattern),
                                case_kept(pattern),
                                word_edges(case_kept(bounded_gaps(escaped_dots(pattern))))};
-  const std::vector<std::string_view> own = own_texts(entry);
+  std::vector<std::string_view> own;
+  for (const std::string& pointer : own_text_pointers(entry)) own.push_back(entry.text(pointer));
   std::set<std::string> tried;
   for (const std::string& form : forms) {
     if (form == pattern || !tried.insert(form).second) continue;
@@ -160,13 +150,13 @@ std::string domain_of(std::string_view id) { return std::string(id.substr(0, id.
 void benign_lines(const Entry& entry, const RE2& regex, const LintContext& context,
                   Reporter& report) {
   const Breadth& breadth = context.breadth[context.index_of(entry)];
-  if (breadth.benign_lines == 0 || !breadth.first_benign) return;
+  if (breadth.some_benign.empty()) return;
   std::vector<std::string> lines;
   for (const std::uint32_t id : breadth.some_benign) {
     std::string buffer;
     lines.emplace_back(normalized_line(context.benign[id].text, buffer));
   }
-  const BenignLine& first = context.benign[*breadth.first_benign];
+  const BenignLine& first = context.benign[breadth.some_benign.front()];
   std::string message = "regex matches ordinary output, " + std::to_string(breadth.benign_lines);
   message.append(breadth.benign_lines == 1 ? " line" : " lines")
       .append(" of the benign corpus, such as '")
