@@ -29,14 +29,15 @@ const char* const kPythonFramePattern = R"(^File "[^"]*", line \d+)";
 
 namespace {
 
-const RE2& compiled(const char* pattern) {
-  // Built once per pattern, on first use; RE2 objects are safe to share between threads.
-  static const RE2 ansi(kAnsiPattern), prefix(kPrefixPattern), context(kContextPattern),
-      key(kKeyLinePattern), frame(kPythonFramePattern);
-  for (const RE2* re : {&ansi, &prefix, &context, &key, &frame}) {
-    if (re->pattern() == pattern) return *re;
-  }
-  return ansi;  // not reached: every caller names one of the patterns above
+// The patterns compiled once, on first use; RE2 objects are safe to share between threads.
+struct Compiled {
+  RE2 ansi{kAnsiPattern}, prefix{kPrefixPattern}, context{kContextPattern}, key{kKeyLinePattern},
+      frame{kPythonFramePattern};
+};
+
+const Compiled& compiled() {
+  static const Compiled patterns;
+  return patterns;
 }
 
 // Whether the prefix pattern can match at all: its alternatives all begin with one of these.
@@ -65,10 +66,10 @@ std::string_view line_kind_name(LineKind kind) {
 std::string_view normalized_line(std::string_view line, std::string& buffer) {
   if (line.find('\x1b') != std::string_view::npos) {
     buffer.assign(line);
-    RE2::GlobalReplace(&buffer, compiled(kAnsiPattern), "");
+    RE2::GlobalReplace(&buffer, compiled().ansi, "");
     line = trim(buffer);
   }
-  const RE2& prefix = compiled(kPrefixPattern);
+  const RE2& prefix = compiled().prefix;
   for (int i = 0; i < kMaxPrefixes && may_have_prefix(line); ++i) {
     re2::StringPiece input(line.data(), line.size());
     if (!RE2::Consume(&input, prefix) || input.size() == line.size()) break;
@@ -83,14 +84,13 @@ std::string_view normalized_line(std::string_view line, std::string& buffer) {
 bool is_python_frame(std::string_view normalized) {
   return normalized.substr(0, 6) == "File \"" &&
          RE2::PartialMatch(re2::StringPiece(normalized.data(), normalized.size()),
-                           compiled(kPythonFramePattern));
+                           compiled().frame);
 }
 
 LineKind line_kind(std::string_view normalized, bool after_python_frame, bool error_word) {
   const re2::StringPiece text(normalized.data(), normalized.size());
-  if (RE2::PartialMatch(text, compiled(kKeyLinePattern))) return LineKind::key;
-  if (after_python_frame || RE2::PartialMatch(text, compiled(kContextPattern)))
-    return LineKind::context;
+  if (RE2::PartialMatch(text, compiled().key)) return LineKind::key;
+  if (after_python_frame || RE2::PartialMatch(text, compiled().context)) return LineKind::context;
   return error_word ? LineKind::error : LineKind::plain;
 }
 
