@@ -66,4 +66,7 @@ awk -v s="$(median "${long[@]}")" -v b="$long_size" \
   'BEGIN { printf "kbc match --bundle on the long log (whole process, median of 3): %.3f s = %.1f MB/s\n", s, b / 1e6 / s }'
 awk -v s="$(median "${beyond[@]}")" -v b="$((long_size - size))" \
   'BEGIN { printf "  its %.0f MB beyond the log (median of 3 paired differences): %.3f s = %.1f MB/s\n", b / 1e6, s, b / 1e6 / s }'
+
+# A one-shot match of one error message, the way a person or an editor runs it.
+python3 bench/oneshot.py "$build/kbc" "$work/out/kb.json"
 machine_report

@@ -18,6 +18,15 @@ namespace kbc {
 // opened or read.
 std::optional<std::string> read_whole_file(const std::string& path);
 
+// Writes `bytes` to a temporary file beside `path` and renames it over `path`, so that a reader
+// sees the old file or the new one, never a part; on failure removes the temporary file and
+// returns false. For caches, whose failure to write is not an error.
+bool replace_file(const std::string& path, std::string_view bytes);
+
+// This kbc executable, as its size, modification time and inode: what a cache stores results of
+// this build under, since another build may compute them differently. Empty when unknown.
+std::string executable_identity();
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;

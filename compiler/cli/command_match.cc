@@ -164,10 +164,22 @@ void print_json(const Matcher& matcher, const std::vector<Hit>& hits, std::size_
             << "\n";
 }
 
-// Standard input, in blocks, through `scan`.
-void scan_stdin(LogScan& scan) {
+// Up to `most` bytes of standard input into `text`; true when that is all of it.
+bool read_stdin_start(std::size_t most, std::string& text) {
   if (is_terminal(STDIN_FILENO))
     std::cerr << "kbc match: reading the log from standard input (end it with Ctrl-D)\n";
+  text.resize(most + 1);
+  std::size_t size = 0;
+  for (std::size_t n; size < text.size() &&
+                      (n = std::fread(text.data() + size, 1, text.size() - size, stdin)) > 0;)
+    size += n;
+  if (std::ferror(stdin)) throw ToolError("kbc match: cannot read standard input");
+  text.resize(size);
+  return size <= most;
+}
+
+// The rest of standard input, in blocks, through `scan`.
+void scan_stdin(LogScan& scan) {
   std::string block(1 << 20, '\0');
   for (std::size_t n; (n = std::fread(block.data(), 1, block.size(), stdin)) > 0;)
     scan.feed(std::string_view(block).substr(0, n));
@@ -184,16 +196,30 @@ int run_match(const Arguments& arguments) {
   const std::size_t top = checked_top(arguments);
   const int min_score = checked_min_score(arguments);
   const bool from_bundle = arguments.values.count("--bundle") > 0;
+  const bool cache = !arguments.has("--no-cache");
+  // A text of up to kPlannedBytes is matched by a matcher that compiles only the regexes that
+  // may match it, whose plans the user's cache keeps (regex_plans.h); a longer log meets every
+  // regex, compiled once.
+  constexpr std::size_t kPlannedBytes = 64 << 10;
+  const bool from_stdin = arguments.positional.empty() || arguments.positional[0] == "-";
+  std::string text = from_stdin ? "" : arguments.positional[0];
+  const bool whole = from_stdin ? read_stdin_start(kPlannedBytes, text) : true;
+  const std::optional<std::string> plans_path =
+      cache && whole && text.size() <= kPlannedBytes ? user_regex_plans_path() : std::nullopt;
+  RegexPlans& plans =
+      kept_until_exit<RegexPlans>(plans_path ? RegexPlans::read(*plans_path) : RegexPlans());
   std::optional<Phase> phase("load");
   auto& benign_files = kept_until_exit<std::vector<BenignFile>>();
   std::vector<MatchRecord> records =
       from_bundle ? bundle_records(arguments.values.at("--bundle"))
-                  : knowledge_base_records(arguments.value_or("--root", "."),
-                                           !arguments.has("--no-cache"), benign_files);
+                  : knowledge_base_records(arguments.value_or("--root", "."), cache, benign_files);
   phase.emplace("index");
   const auto& benign = kept_until_exit<std::vector<BenignLine>>(benign_lines_with(benign_files));
-  const Matcher& matcher =
-      kept_until_exit<Matcher>(std::move(records), MatchOptions{.benign = &benign});
+  const Matcher& matcher = kept_until_exit<Matcher>(
+      std::move(records),
+      MatchOptions{.benign = &benign,
+                   .plans = whole && text.size() <= kPlannedBytes ? &plans : nullptr});
+  if (plans_path && plans.changed()) plans.write(*plans_path);
   phase.emplace("scan");
   prepare_allocator_for_scan();
   if (const std::size_t bad = matcher.regex_errors().size(); bad > 0 && !from_bundle) {
@@ -201,11 +227,8 @@ int run_match(const Arguments& arguments) {
               << " that RE2 does not accept (kbc lint says which); they match by signature only\n";
   }
   LogScan scan(matcher, {.all_lines = arguments.has("--all-lines")});
-  if (arguments.positional.empty() || arguments.positional[0] == "-") {
-    scan_stdin(scan);
-  } else {
-    scan.feed(arguments.positional[0]);
-  }
+  scan.feed(text);
+  if (!whole) scan_stdin(scan);
   const std::vector<Hit> hits = scan.finish(top, min_score);
   phase.reset();
   if (arguments.has("--json")) {

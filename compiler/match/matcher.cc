@@ -577,13 +577,13 @@ Matcher::Matcher(std::vector<MatchRecord> records, MatchOptions options)
     fix_rate_.push_back(rate_permille(record.fix_success_rate));
   }
   codes_ = std::vector<Codes>(records_.size());
-  index_ = std::make_unique<RegexIndex>(patterns, literal, error_words());
+  index_ = std::make_unique<RegexIndex>(patterns, literal, error_words(), options_.plans);
   for (std::size_t i = 0; i < records_.size(); ++i) {
     const std::string_view signature = trim(records_[i].signature);
     if (!low_severity_line(signature.substr(0, signature.find('\n'))))
       patterns[2 * i] = patterns[2 * i + 1] = std::nullopt;
   }
-  low_index_ = std::make_unique<RegexIndex>(patterns, literal, error_words());
+  low_index_ = std::make_unique<RegexIndex>(patterns, literal, error_words(), options_.plans);
   alternatives_ = std::vector<Alternatives>(records_.size());
   std::vector<std::string_view> ids, signatures;
   for (const MatchRecord& record : records_) {

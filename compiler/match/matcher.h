@@ -93,6 +93,9 @@ struct MatchOptions {
   bool signatures = true;  // also match each signature as literal text
   // The benign corpus that a regex's breadth is measured on; nullptr: the built-in one.
   const std::vector<BenignLine>* benign = nullptr;
+  // For a matcher of a few texts: the regexes' plans (regex_plans.h), given and completed, so
+  // that only the regexes that may match a text are compiled. nullptr: compile them all.
+  RegexPlans* plans = nullptr;
 };
 
 struct Hit {

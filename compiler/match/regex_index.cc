@@ -97,7 +97,7 @@ RE2::Options entry_regex_options() {
 
 RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& given,
                        const std::vector<bool>& literal,
-                       const std::vector<std::string_view>& markers)
+                       const std::vector<std::string_view>& markers, RegexPlans* plans)
     : errors_(given.size()), location_(given.size(), {-1, -1}), literals_(given.size()) {
   // What RE2 compiles: the regexes, and the literals that the atoms cannot find, quoted.
   std::vector<std::optional<std::string_view>> patterns = given;
@@ -113,15 +113,20 @@ RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& given
       patterns[i] = quoted[i];
     }
   }
-  const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
-  for (std::size_t i = 0; i < cores * kGroups; ++i) {
-    shards_.push_back(std::make_unique<Shard>());
-    shards_.back()->group = i % kGroups;
+  if (plans) {
+    collect_plan_atoms(patterns, *plans);
+  } else {
+    const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
+    for (std::size_t i = 0; i < cores * kGroups; ++i) {
+      shards_.push_back(std::make_unique<Shard>());
+      shards_.back()->group = i % kGroups;
+    }
+    parallel_slices(patterns.size(), [&](std::size_t begin, std::size_t end, std::size_t worker) {
+      for (std::size_t group = 0; group < kGroups; ++group)
+        build_shard(*shards_[worker * kGroups + group], begin, end, patterns);
+    });
+    collect_shard_atoms();
   }
-  parallel_slices(patterns.size(), [&](std::size_t begin, std::size_t end, std::size_t worker) {
-    for (std::size_t group = 0; group < kGroups; ++group)
-      build_shard(*shards_[worker * kGroups + group], begin, end, patterns);
-  });
   index_atoms(markers);
   build_sets();
 }
@@ -149,9 +154,7 @@ void RegexIndex::build_shard(Shard& shard, std::size_t begin, std::size_t end,
   for (int id : always) shard.unfiltered[id] = true;
 }
 
-// The shards' atoms, each distinct text once, filed by how the text is searched for, and the
-// literals and markers found by finder_ too.
-void RegexIndex::index_atoms(const std::vector<std::string_view>& markers) {
+void RegexIndex::collect_shard_atoms() {
   std::unordered_map<std::string_view, int> distinct;
   for (std::uint32_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
@@ -175,6 +178,49 @@ void RegexIndex::index_atoms(const std::vector<std::string_view>& markers) {
       atom_groups_[atom] |= static_cast<std::uint8_t>(1u << shards_[ref.shard]->group);
   }
   std::sort(unfiltered_.begin(), unfiltered_.end());
+}
+
+void RegexIndex::collect_plan_atoms(const std::vector<std::optional<std::string_view>>& patterns,
+                                    RegexPlans& plans) {
+  planned_ = true;
+  std::vector<std::string_view> given;
+  for (const auto& pattern : patterns) {
+    if (pattern) given.push_back(*pattern);
+  }
+  plans.add(given);
+  pattern_texts_.resize(patterns.size());
+  required_.resize(patterns.size());
+  compiled_.resize(patterns.size());
+  compiled_once_ = std::make_unique<std::once_flag[]>(patterns.size());
+  std::unordered_map<std::string_view, int> distinct;
+  for (std::size_t entry = 0; entry < patterns.size(); ++entry) {
+    if (!patterns[entry]) continue;
+    const RegexPlan& plan = plans.of(*patterns[entry]);
+    if (!plan.error.empty()) {
+      errors_[entry] = plan.error;
+      continue;
+    }
+    pattern_texts_[entry] = *patterns[entry];
+    if (plan.unfiltered) unfiltered_.push_back(entry);
+    std::vector<int> ids;
+    for (const std::string& atom : plan.atoms) {
+      const auto [it, added] = distinct.try_emplace(atom, static_cast<int>(atoms_.size()));
+      if (added) {
+        atoms_.push_back(atom);
+        atom_entries_.emplace_back();
+      }
+      if (atom_entries_[it->second].empty() || atom_entries_[it->second].back() != entry)
+        atom_entries_[it->second].push_back(entry);
+      ids.push_back(it->second);
+    }
+    for (const int required : plan.required) required_[entry].push_back(ids[required]);
+    std::sort(required_[entry].begin(), required_[entry].end());
+  }
+}
+
+// The atoms, each distinct text once, filed by how the text is searched for, and the literals
+// and markers found by finder_ too.
+void RegexIndex::index_atoms(const std::vector<std::string_view>& markers) {
   std::vector<std::string_view> found_by_finder;
   std::unordered_map<std::string_view, int> finder_index;
   for (int atom = 0; atom < static_cast<int>(atoms_.size()); ++atom) {
@@ -236,6 +282,13 @@ void RegexIndex::build_sets() {
 }
 
 const RE2* RegexIndex::regex(std::size_t entry) const {
+  if (planned_) {
+    if (pattern_texts_[entry].empty()) return nullptr;
+    std::call_once(compiled_once_[entry], [&] {
+      compiled_[entry] = std::make_unique<RE2>(pattern_texts_[entry], entry_regex_options());
+    });
+    return compiled_[entry].get();
+  }
   const auto [shard, id] = location_[entry];
   return shard < 0 ? nullptr : &shards_[shard]->filter.GetRE2(id);
 }
@@ -339,6 +392,20 @@ const std::vector<std::size_t>& RegexIndex::candidates(std::string_view text,
   scratch.out.clear();
   find_atoms(text, scratch);
   add_unfiltered(text, scratch);
+  if (planned_) {
+    const std::vector<int>& found = scratch.found;
+    for (const int atom : found) {
+      for (const std::size_t entry : atom_entries_[atom]) {
+        if (std::includes(found.begin(), found.end(), required_[entry].begin(),
+                          required_[entry].end()))
+          scratch.out.push_back(entry);
+      }
+    }
+    scratch.out.insert(scratch.out.end(), scratch.literals.begin(), scratch.literals.end());
+    std::sort(scratch.out.begin(), scratch.out.end());
+    scratch.out.erase(std::unique(scratch.out.begin(), scratch.out.end()), scratch.out.end());
+    return scratch.out;
+  }
   for (std::size_t group = 0; group < kGroups; ++group) {
     const std::vector<std::size_t>& passed = filtered(group, scratch);
     scratch.out.insert(scratch.out.end(), passed.begin(), passed.end());

@@ -35,6 +35,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,7 @@
 #include <vector>
 
 #include "match/atom_finder.h"
+#include "match/regex_plans.h"
 
 namespace kbc {
 
@@ -60,9 +62,17 @@ class RegexIndex {
   // `markers` are texts (ASCII, lowercase, AtomFinder::kMinAtomBytes or more) that `candidates`
   // looks for with the atoms, in the same pass, and reports in Scratch::marked: the matcher's
   // error words, which it needs on every line of a log.
+  //
+  // With `plans`, the index is for a few texts (a one-shot `kbc match`): instead of compiling
+  // every regex into FilteredRE2's shards, it takes each regex's atoms from its plan (computing
+  // those `plans` lacks) and compiles a regex the first time it is a candidate. Its candidates
+  // are then every regex one of whose atoms occurs in the text, more than FilteredRE2 lets
+  // through, which evaluates each regex's AND/OR of atoms: the matches are the same, but a log
+  // of thousands of lines runs many more regexes.
   explicit RegexIndex(const std::vector<std::optional<std::string_view>>& patterns,
                       const std::vector<bool>& literal = {},
-                      const std::vector<std::string_view>& markers = {});
+                      const std::vector<std::string_view>& markers = {},
+                      RegexPlans* plans = nullptr);
   ~RegexIndex();
 
   // Entry i's compiled regex, or nullptr when it has none, it did not compile, or it is a
@@ -125,6 +135,10 @@ class RegexIndex {
 
   void build_shard(Shard& shard, std::size_t begin, std::size_t end,
                    const std::vector<std::optional<std::string_view>>& patterns);
+  // The shards' atoms into atoms_ and atom_refs_, or the plans' into atoms_ and atom_entries_.
+  void collect_shard_atoms();
+  void collect_plan_atoms(const std::vector<std::optional<std::string_view>>& patterns,
+                          RegexPlans& plans);
   void index_atoms(const std::vector<std::string_view>& markers);
   void build_sets();
   // The distinct atoms found in `text` into scratch.found, sorted.
@@ -153,6 +167,14 @@ class RegexIndex {
   std::vector<std::size_t> unfiltered_;       // the entries whose regex has no atoms, sorted
   std::unique_ptr<RE2::Set> folded_set_;      // folded_atoms_, ignoring case
   std::unique_ptr<RE2::Set> unfiltered_set_;  // the regexes of unfiltered_
+
+  // Built from plans (the second form of the constructor): no shards.
+  bool planned_ = false;
+  std::vector<std::string> pattern_texts_;              // entry -> its regex, if it compiles
+  std::vector<std::vector<std::size_t>> atom_entries_;  // atoms_ index -> entries, sorted
+  std::vector<std::vector<int>> required_;              // entry -> its required atoms_, sorted
+  mutable std::vector<std::unique_ptr<RE2>> compiled_;  // entry -> its regex, once compiled
+  std::unique_ptr<std::once_flag[]> compiled_once_;
 };
 
 // RE2 options used for entry regexes everywhere (lint, match, build).

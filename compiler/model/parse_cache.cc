@@ -27,32 +27,20 @@ std::string hex(std::uint64_t value) {
   return text;
 }
 
-// This build of kbc (its executable's size, modification time and inode) and the salt.
+// This build of kbc and the salt.
 std::string fingerprint(std::string_view salt) {
-  struct stat st {};
-  if (::stat("/proc/self/exe", &st) != 0) return "";
-  const std::string identity = std::to_string(kFormat) + ":" + std::to_string(st.st_size) + ":" +
-                               std::to_string(st.st_mtim.tv_sec) + "." +
-                               std::to_string(st.st_mtim.tv_nsec) + ":" +
-                               std::to_string(st.st_ino) + ":" + std::string(salt);
-  return hex(std::hash<std::string_view>{}(identity));
+  const std::string build = executable_identity();
+  if (build.empty()) return "";
+  return hex(
+      std::hash<std::string>{}(std::to_string(kFormat) + ":" + build + ":" + std::string(salt)));
 }
 
 // Writes `stored` as CBOR aside and renames it into place, so a reader never sees half of it.
 // Failing to write is not an error.
 void write_stored(const fs::path& target, const json& stored) {
   const std::vector<std::uint8_t> bytes = json::to_cbor(stored);
-  fs::path temporary = target;
-  temporary += ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
-    if (!out) return;
-  }
-  std::error_code error;
-  fs::rename(temporary, target, error);
-  if (error) fs::remove(temporary, error);
+  replace_file(target.string(),
+               std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace

@@ -21,10 +21,8 @@ struct Run {
   std::string output;  // stdout, and stderr unless it was left out
 };
 
-// `kbc <args>` through the shell; the exit status, or 128 + the signal that ended it.
-inline Run kbc(const std::string& args, bool with_stderr = true) {
-  const std::string command =
-      std::string(KBC_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// `command` through the shell; the exit status, or 128 + the signal that ended it.
+inline Run shell(const std::string& command) {
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe);
   std::string output;
@@ -32,6 +30,11 @@ inline Run kbc(const std::string& args, bool with_stderr = true) {
   for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
+}
+
+// `kbc <args>` through the shell.
+inline Run kbc(const std::string& args, bool with_stderr = true) {
+  return shell(std::string(KBC_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 inline std::string read(const fs::path& path) {

@@ -115,6 +115,45 @@ TEST_CASE("kbc match --json: stable keys for tools, the same from the root and t
   CHECK(hit["dead_ends"].size() >= 1);
 }
 
+TEST_CASE("kbc match answers the same from the regexes' plans kept, new, damaged or unused") {
+  TempKb kb;
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  const fs::path cache = kb.root / "cache";
+  // kbc with the cache in `cache`.
+  const auto cached = [&](const std::string& args) {
+    return shell("XDG_CACHE_HOME=" + cache.string() + " " + KBC_BINARY + " " + args +
+                 " 2>/dev/null");
+  };
+  const std::string bundle = " --bundle " + (kb.root / "dist/kb.json").string();
+  write(kb.root / "one.log", std::string("INFO starting\n") + kSample + "\n");
+  // A log longer than a one-shot text: every regex is compiled, no plans are used.
+  std::string long_log;
+  while (long_log.size() < 70000) long_log += "INFO step done\n";
+  write(kb.root / "long.log", long_log + kSample + "\n");
+  for (const std::string& input :
+       {"'" + std::string(kSample) + "'", std::string("- <") + (kb.root / "one.log").string()}) {
+    INFO(input);
+    const std::string tail = "--json" + bundle + " " + input;
+    const std::string args = "match " + tail;
+    const Run fresh = kbc("match --no-cache " + tail, false);  // plans computed, not kept
+    REQUIRE(fresh.status == 0);
+    fs::remove_all(cache);
+    const Run first = cached(args);
+    CHECK(fs::exists(cache / "kbc/regex-plans"));
+    const Run later = cached(args);
+    write(cache / "kbc/regex-plans", "damaged");
+    const Run damaged = cached(args);
+    CHECK(first.output == fresh.output);
+    CHECK(later.output == fresh.output);
+    CHECK(damaged.output == fresh.output);
+  }
+  const Run long_run = cached("match --json" + bundle + " - <" + (kb.root / "long.log").string());
+  REQUIRE(long_run.status == 0);
+  CHECK(nlohmann::json::parse(long_run.output)["hits"][0]["id"] ==
+        nlohmann::json::parse(
+            kbc("match --json" + bundle + " '" + kSample + "'", false).output)["hits"][0]["id"]);
+}
+
 TEST_CASE("kbc match exits 1 when nothing matches") {
   TempKb kb;
   const Run run = kbc("match " + kb.arg() + " 'all good: 12 tests passed'");

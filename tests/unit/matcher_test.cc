@@ -2,7 +2,11 @@
 // Matcher over lines, logs and bundles (matcher.h).
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -14,6 +18,7 @@
 #include "match/matcher.h"
 #include "match/rank.h"
 #include "match/regex_index.h"
+#include "match/regex_plans.h"
 
 using namespace kbc;
 
@@ -588,6 +593,107 @@ TEST_CASE("RegexIndex candidates are a superset of the matches, each answer reme
   }
   CHECK(index.matching("HTTP 410 Gone after 35ms") == std::vector<std::size_t>{2, 4, 7});
   CHECK(index.matching("OOMKilled: exit code 137") == std::vector<std::size_t>{3, 4, 8});
+}
+
+TEST_CASE("a RegexIndex built from plans matches as one that compiles every regex") {
+  const std::vector<std::string> patterns = {"(?i)out of memory",
+                                             "CUDA.*failed",
+                                             "[0-9]+ms",
+                                             "(?i)(oom|killed)",
+                                             "x?",
+                                             "^$",
+                                             "(?i)错误.*内存",
+                                             "(?i)(410.*gone|endpoint.*removed)",
+                                             "exit (code|status) 137",
+                                             "(unclosed",
+                                             "Xid 79",
+                                             "ab",
+                                             "ÄRGER im Büro"};
+  std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
+  views.push_back(std::nullopt);
+  // The last three are literal texts: one found with the atoms, two compiled.
+  std::vector<bool> literal(views.size(), false);
+  literal[10] = literal[11] = literal[12] = true;
+  const std::vector<std::string_view> markers = {"error"};
+  RegexPlans plans;
+  const RegexIndex planned(views, literal, markers, &plans);
+  const RegexIndex full(views, literal, markers);
+  CHECK(plans.changed());
+  CHECK(planned.error(9) == full.error(9));
+  CHECK_FALSE(planned.error(9).empty());
+  const std::vector<std::string> texts = {"RuntimeError: CUDA out of memory",
+                                          "OOMKilled",
+                                          "CUDA launch failed after 35ms",
+                                          "",
+                                          "错误：显存内存不足",
+                                          "HTTP 410 Gone after 35ms",
+                                          "HTTP 411 Gone after 35ms",
+                                          "the endpoint was removed",
+                                          "OOMKilled: exit code 137",
+                                          "GPU has fallen off the bus: xid 79",
+                                          "xx AB ab",
+                                          "ärger im büro, ÄRGER IM BÜRO",
+                                          "nothing"};
+  RegexIndex::Scratch scratch, full_scratch;
+  for (const std::string& text : texts) {
+    INFO(text);
+    CHECK(planned.matching(text) == full.matching(text));
+    const std::vector<std::size_t>& candidates = planned.candidates(text, scratch);
+    const std::vector<std::size_t> matching = planned.matching(text);
+    CHECK(std::includes(candidates.begin(), candidates.end(), matching.begin(), matching.end()));
+    full.candidates(text, full_scratch);
+    CHECK(scratch.marked() == full_scratch.marked());
+  }
+  // A regex is compiled only once it is a candidate, and only when it compiles.
+  CHECK(planned.regex(9) == nullptr);
+  REQUIRE(planned.regex(1) != nullptr);
+  CHECK(planned.regex(1)->pattern() == "CUDA.*failed");
+  // Both atoms of CUDA.*failed are required: a text with one of them does not make it a
+  // candidate; either atom of (oom|killed) does.
+  CHECK_FALSE(std::binary_search(planned.candidates("CUDA ok").begin(),
+                                 planned.candidates("CUDA ok").end(), 1));
+  const std::vector<std::size_t> killed = planned.candidates("was killed");
+  CHECK(std::binary_search(killed.begin(), killed.end(), 3));
+}
+
+TEST_CASE("a regex's plan: its atoms, those required, or that it has none, or its error") {
+  const RegexPlan both = plan_regex("CUDA.*failed");
+  CHECK(both.atoms.size() == 2);
+  CHECK(both.required == std::vector<int>{0, 1});
+  const RegexPlan either = plan_regex("(?i)(oom|killed)");
+  CHECK(either.atoms == std::vector<std::string>{"oom", "killed"});
+  CHECK(either.required.empty());
+  CHECK(plan_regex("x?").unfiltered);
+  CHECK(plan_regex("x?").atoms.empty());
+  CHECK(plan_regex("(unclosed").error == "missing ): (unclosed");
+  CHECK_FALSE(plan_regex("(oom").unfiltered);
+}
+
+TEST_CASE("plans are kept in a file: read back as written, a damaged file gives none") {
+  const std::string dir = std::filesystem::temp_directory_path() / "kbc-plans-XXXXXX";
+  std::string folder = dir;
+  REQUIRE(mkdtemp(folder.data()));
+  const std::string path = folder + "/cache/regex-plans";
+  RegexPlans plans;
+  plans.add({"CUDA.*failed", "(?i)(oom|killed)", "(bad"});
+  CHECK(plans.changed());
+  REQUIRE(plans.write(path));
+  RegexPlans read = RegexPlans::read(path);
+  CHECK(read.size() == 3);
+  CHECK_FALSE(read.changed());
+  read.add({"CUDA.*failed", "(?i)(oom|killed)"});
+  CHECK_FALSE(read.changed());  // nothing compiled
+  CHECK(read.of("CUDA.*failed").required == std::vector<int>{0, 1});
+  CHECK(read.of("(?i)(oom|killed)").atoms == std::vector<std::string>{"oom", "killed"});
+  read.add({"new.*one"});
+  CHECK(read.changed());
+  for (const std::string& damaged : {std::string("not cbor"), std::string("\xa1\x62"
+                                                                          "by\x01")}) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << damaged;
+    CHECK(RegexPlans::read(path).size() == 0);
+  }
+  CHECK(RegexPlans::read(folder + "/missing").size() == 0);
+  std::filesystem::remove_all(folder);
 }
 
 namespace {

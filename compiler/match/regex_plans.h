@@ -1,0 +1,73 @@
+// What the prefilter of a RegexIndex needs to know of each regex, kept between runs so that a
+// one-shot `kbc match` compiles only the regexes that may match its text.
+//
+// Compiling the ~2,300 regexes of a large knowledge base is most of what a one-shot match costs
+// (90 ms of 150 on two cores). But which regexes may match a text follows from each regex's
+// atoms, the literal texts that any match contains (FilteredRE2's, of the regex alone): a regex
+// with atoms can match only a text that holds at least one of them, since its prefilter is an
+// AND/OR of them, and all of those that the AND/OR requires (an atom is required when the
+// prefilter fails for the text of all the other atoms; since it is monotone, it then fails for
+// every text without it). A plan is those atoms and which are required, or that the regex has
+// none, or RE2's error. Plans are
+// kept in one file of the user's cache, each under its regex's text, so that a knowledge base
+// that changes recomputes only its new regexes.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace kbc {
+
+struct RegexPlan {
+  std::vector<std::string> atoms;  // lowercased; empty when unfiltered or broken
+  // The atoms that every text the prefilter lets through holds (indexes into `atoms`, sorted):
+  // a regex such as `CUDA.*out of memory` needs both of its atoms, where `a|b` needs none.
+  std::vector<int> required;
+  bool unfiltered = false;  // no atoms: any text may match
+  std::string error;        // RE2's error; empty when the regex compiles
+};
+
+class RegexPlans {
+ public:
+  // Plans are kept for at most this many regexes: past it, those not used by this run go.
+  static constexpr std::size_t kMostKept = 100000;
+
+  RegexPlans() = default;
+
+  // The plans in the file at `path`; none when it is missing, unreadable or not such a file.
+  static RegexPlans read(const std::string& path);
+  // Writes the plans (only those used since `read` when there are more than kMostKept) to
+  // `path`, through a temporary file renamed over it. False when that fails.
+  bool write(const std::string& path) const;
+
+  // Makes sure each of `patterns` has a plan, compiling the new ones (in parallel), and marks
+  // them used.
+  void add(const std::vector<std::string_view>& patterns);
+  // The plan of `pattern`, which `add` has seen; stable while this object lives.
+  const RegexPlan& of(std::string_view pattern) const;
+
+  // Whether `add` computed plans that `read` did not give.
+  bool changed() const { return changed_; }
+  std::size_t size() const { return plans_.size(); }
+
+ private:
+  struct Kept {
+    RegexPlan plan;
+    bool used = false;
+  };
+  std::unordered_map<std::string, Kept> plans_;
+  bool changed_ = false;
+};
+
+// The plan of one regex, compiled with entry_regex_options (regex_index.h).
+RegexPlan plan_regex(std::string_view pattern);
+
+// Where kbc keeps plans for this user: $XDG_CACHE_HOME/kbc/regex-plans, else
+// $HOME/.cache/kbc/regex-plans; nullopt when neither variable is set to an absolute path.
+std::optional<std::string> user_regex_plans_path();
+
+}  // namespace kbc
