@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "base/diagnostic.h"
@@ -46,8 +47,10 @@ std::string executable_identity() {
          std::to_string(st.st_mtim.tv_nsec) + ":" + std::to_string(st.st_ino);
 }
 
-std::optional<std::string> read_whole_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+namespace {
+
+std::optional<std::string> read_whole(const std::string& path, int flags) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | flags);
   if (fd < 0) return std::nullopt;
   struct stat st {};
   std::string out;
@@ -72,15 +75,27 @@ std::optional<std::string> read_whole_file(const std::string& path) {
   return out;
 }
 
+}  // namespace
+
+std::optional<std::string> read_whole_file(const std::string& path) { return read_whole(path, 0); }
+
+std::optional<std::string> read_whole_file_not_link(const std::string& path) {
+  return read_whole(path, O_NOFOLLOW);
+}
+
 std::string RealFileSystem::read(const std::string& path) const {
-  std::optional<std::string> content = read_whole_file(path);
-  if (!content) throw ToolError("cannot read " + path);
+  std::optional<std::string> content = read_whole_file_not_link(path);
+  if (!content && errno == ELOOP) {
+    throw ToolError("cannot read " + path +
+                    ": it is a symbolic link, and kbc follows no link inside a knowledge base");
+  }
+  if (!content) throw ToolError("cannot read " + path + ": " + std::strerror(errno));
   return std::move(*content);
 }
 
 std::optional<std::uintmax_t> RealFileSystem::size(const std::string& path) const {
   std::error_code error;
-  if (!fs::is_regular_file(path, error)) return std::nullopt;
+  if (!fs::is_regular_file(fs::symlink_status(path, error))) return std::nullopt;
   const std::uintmax_t bytes = fs::file_size(path, error);
   if (error) return std::nullopt;
   return bytes;
@@ -103,14 +118,33 @@ std::vector<std::string> RealFileSystem::list(const std::string& dir,
   for (; it != end; it.increment(error)) {
     if (error) throw ToolError("cannot list " + dir + ": " + error.message());
     const std::string& path = it->path().native();
-    if (!path.ends_with(suffix) || !it->is_regular_file(error)) continue;
+    if (!path.ends_with(suffix) || it->is_symlink(error) || !it->is_regular_file(error)) continue;
     out.push_back(fs::path(path.substr(prefix)).generic_string());
   }
   std::sort(out.begin(), out.end());
   return out;
 }
 
+std::vector<std::string> RealFileSystem::links(const std::string& dir) const {
+  std::vector<std::string> out;
+  std::error_code error;
+  fs::recursive_directory_iterator it(dir, error), end;
+  if (error) throw ToolError("cannot list " + dir + ": " + error.message());
+  const std::size_t prefix = (fs::path(dir) / "").native().size();
+  for (; it != end; it.increment(error)) {
+    if (error) throw ToolError("cannot list " + dir + ": " + error.message());
+    if (it->is_symlink(error))
+      out.push_back(fs::path(it->path().native().substr(prefix)).generic_string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::string MemoryFileSystem::read(const std::string& path) const {
+  if (symlinks.count(path)) {
+    throw ToolError("cannot read " + path +
+                    ": it is a symbolic link, and kbc follows no link inside a knowledge base");
+  }
   const auto it = files.find(path);
   if (it == files.end()) throw ToolError("cannot read " + path);
   return it->second;
@@ -135,6 +169,15 @@ std::vector<std::string> MemoryFileSystem::list(const std::string& dir,
   for (const auto& [path, content] : files) {
     if (path.starts_with(prefix) && path.ends_with(suffix))
       out.push_back(path.substr(prefix.size()));
+  }
+  return out;
+}
+
+std::vector<std::string> MemoryFileSystem::links(const std::string& dir) const {
+  const std::string prefix = dir.empty() ? "" : join_path(dir, "") + "/";
+  std::vector<std::string> out;
+  for (const auto& [path, target] : symlinks) {
+    if (path.starts_with(prefix)) out.push_back(path.substr(prefix.size()));
   }
   return out;
 }

@@ -17,6 +17,8 @@ namespace kbc {
 // stream and a string stream cost a tenth of a cache-filled lint); nullopt when it cannot be
 // opened or read.
 std::optional<std::string> read_whole_file(const std::string& path);
+// The same, but never through a symbolic link as the file itself: nullopt with errno ELOOP.
+std::optional<std::string> read_whole_file_not_link(const std::string& path);
 
 // Writes `bytes` to a temporary file beside `path` and renames it over `path`, so that a reader
 // sees the old file or the new one, never a part; on failure removes the temporary file and
@@ -30,13 +32,21 @@ std::string executable_identity();
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
-  // The whole file; throws ToolError when it cannot be read.
+  // A knowledge base comes from pull requests: a file in it that is a symbolic link could make
+  // kbc print or publish any file of the machine that runs it (/proc/self/environ holds a CI's
+  // secrets). So links are never followed: `read` refuses them, `size` and `list` see no
+  // regular file there, and `links` names them, to be reported.
+  //
+  // The whole file; throws ToolError when it cannot be read or is a symbolic link.
   virtual std::string read(const std::string& path) const = 0;
   // Size in bytes, or nullopt when there is no such regular file.
   virtual std::optional<std::uintmax_t> size(const std::string& path) const = 0;
   virtual bool is_directory(const std::string& path) const = 0;
   // Regular files under `dir` (recursively) whose name ends in `suffix`, relative to `dir`, sorted.
   virtual std::vector<std::string> list(const std::string& dir, std::string_view suffix) const = 0;
+  // The symbolic links under `dir` (recursively; links to folders are not entered), relative to
+  // `dir`, sorted.
+  virtual std::vector<std::string> links(const std::string& dir) const = 0;
 };
 
 class RealFileSystem final : public FileSystem {
@@ -45,17 +55,20 @@ class RealFileSystem final : public FileSystem {
   std::optional<std::uintmax_t> size(const std::string& path) const override;
   bool is_directory(const std::string& path) const override;
   std::vector<std::string> list(const std::string& dir, std::string_view suffix) const override;
+  std::vector<std::string> links(const std::string& dir) const override;
 };
 
 // Files keyed by path; a directory exists when some file lies under it.
 class MemoryFileSystem final : public FileSystem {
  public:
   std::map<std::string, std::string> files;
+  std::map<std::string, std::string> symlinks;  // path -> target
 
   std::string read(const std::string& path) const override;
   std::optional<std::uintmax_t> size(const std::string& path) const override;
   bool is_directory(const std::string& path) const override;
   std::vector<std::string> list(const std::string& dir, std::string_view suffix) const override;
+  std::vector<std::string> links(const std::string& dir) const override;
 };
 
 // `a/b` from `a` and `b`; either may be empty.

@@ -32,9 +32,15 @@ std::set<std::string> selected_paths(const std::vector<std::string>& files,
   std::set<std::string> paths;
   for (const std::string& file : files) {
     std::error_code error;
-    if (!fs::is_regular_file(file, error)) throw ToolError("kbc lint: no such file: " + file);
+    const fs::file_status status = fs::symlink_status(file, error);
+    if (!fs::is_regular_file(status) && !fs::is_symlink(status))
+      throw ToolError("kbc lint: no such file: " + file);
+    // The folder resolved, not the file: a link is linted as the link it is (entry-file).
+    const fs::path absolute = fs::absolute(file);
     const std::string relative =
-        fs::weakly_canonical(fs::absolute(file)).lexically_relative(base).generic_string();
+        (fs::weakly_canonical(absolute.parent_path()) / absolute.filename())
+            .lexically_relative(base)
+            .generic_string();
     if (relative.empty() || relative.starts_with("..")) {
       throw ToolError("kbc lint: " + file + " is not inside the knowledge base " + root);
     }

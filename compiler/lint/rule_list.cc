@@ -21,6 +21,10 @@ const std::vector<Rule>& all_rules() {
        "or expanding too far through aliases",
        nullptr, kRequired},
       {"yaml-duplicate-key", S::kError, "a key appears twice in one mapping", nullptr, kRequired},
+      {"entry-file", S::kError,
+       "a file under entries/ that kbc does not read: a symbolic link (never followed) or a file "
+       "ending in .yml",
+       nullptr, kRequired},
       {"schema", S::kError,
        "a value departs from schema/entry.schema.json: type, required key, enum, range or pattern",
        nullptr, kRequired},

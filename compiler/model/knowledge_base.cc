@@ -1,6 +1,7 @@
 #include "model/knowledge_base.h"
 
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <mutex>
 
@@ -70,6 +71,26 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
     throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
   }
   const std::vector<std::string> files = fs.list(entries_dir, ".yaml");
+  Diagnostics refused;  // files under entries/ that are not read
+  for (const std::string& link : fs.links(entries_dir)) {
+    refused.push_back({"entries/" + link,
+                       {1, 1},
+                       Severity::kError,
+                       "a symbolic link, which kbc does not follow (a link in a pull request could "
+                       "publish or print any file of the machine that runs kbc): put the file "
+                       "itself here",
+                       "entry-file",
+                       ""});
+  }
+  for (const std::string& yml : fs.list(entries_dir, ".yml")) {
+    const std::string name = std::filesystem::path(yml).stem().string() + ".yaml";
+    refused.push_back({"entries/" + yml,
+                       {1, 1},
+                       Severity::kError,
+                       "kbc reads only files ending in .yaml: rename it to " + name,
+                       "entry-file",
+                       ""});
+  }
   std::vector<std::optional<Entry>> loaded(files.size());
   std::vector<Diagnostics> found(files.size());
   std::vector<std::string> digests(files.size());
@@ -101,6 +122,7 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
     out.insert(out.end(), std::make_move_iterator(found[i].begin()),
                std::make_move_iterator(found[i].end()));
   }
+  out.insert(out.end(), refused.begin(), refused.end());
   for (std::size_t i = 0; i < kb.entries.size(); ++i) kb.by_id[kb.entries[i].id()].push_back(i);
   return kb;
 }

@@ -606,6 +606,55 @@ TEST_CASE("on a terminal text shows every finding's source line, coloured unless
   CHECK(build.output.find(kBlankAction + " [entry-blank-text]\n" + source) != std::string::npos);
 }
 
+TEST_CASE(
+    "a symbolic link under entries/ is reported, never followed: no secret, no file outside") {
+  TempKb kb;
+  const fs::path outside = kb.root / "outside";
+  fs::create_directories(outside / "cuda");
+  fs::copy(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml",
+           outside / "cuda/linked-in.yaml");
+  fs::create_directory_symlink(outside / "cuda", kb.root / "entries/linked");
+  fs::create_symlink("/proc/self/environ", kb.root / "entries/cuda/environ.yaml");
+  fs::create_symlink(outside / "cuda/linked-in.yaml", kb.root / "entries/cuda/linked-in.yaml");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"lint", "--root", kb.root.string()},
+        std::vector<std::string>{"lint", "--root", kb.root.string(),
+                                 (kb.root / "entries/cuda/environ.yaml").string()},
+        std::vector<std::string>{"build", "--keep-going", "--root", kb.root.string()}}) {
+    setenv("KBC_TEST_SECRET", "s3cr3t-t0ken", 1);
+    const Run run = kbc_on_terminal(args, "1");
+    unsetenv("KBC_TEST_SECRET");
+    INFO(run.output);
+    CHECK(run.status == 1);
+    CHECK(run.output.find("s3cr3t-t0ken") == std::string::npos);
+    CHECK(run.output.find("entries/cuda/environ.yaml:1:1: error: a symbolic link") !=
+          std::string::npos);
+  }
+  const Run lint = kbc("lint --root " + kb.root.string());
+  CHECK(lint.output.find("entries/linked:1:1: error: a symbolic link") != std::string::npos);
+  CHECK(lint.output.find("entries/cuda/linked-in.yaml:1:1: error: a symbolic link") !=
+        std::string::npos);
+  // --keep-going built the other entries, and nothing from outside.
+  const std::string bundle = read(kb.root / "dist/kb.json");
+  CHECK(bundle.find("cuda/cudnn-bn-epsilon-too-small") != std::string::npos);
+  CHECK(bundle.find("linked-in") == std::string::npos);
+}
+
+TEST_CASE("a .yml file under entries/ is reported with the name to give it") {
+  TempKb kb;
+  fs::rename(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml",
+             kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yml");
+  const Run lint = kbc("lint --root " + kb.root.string());
+  CHECK(lint.status == 1);
+  CHECK(lint.output.find("entries/cuda/cudnn-bn-epsilon-too-small.yml:1:1: error: kbc reads only "
+                         "files ending in .yaml: rename it to cudnn-bn-epsilon-too-small.yaml "
+                         "[entry-file]") != std::string::npos);
+  const Run one = kbc("lint --root " + kb.root.string() + " " +
+                      (kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yml").string());
+  CHECK(one.status == 1);
+  CHECK(one.output.find("[entry-file]") != std::string::npos);
+}
+
 TEST_CASE("the parse cache never changes what lint reports: edits, renames, deletions, damage") {
   TempKb kb;
   const auto same_as_uncached = [&](const std::string& files = "") {
@@ -879,11 +928,12 @@ TEST_CASE("the pre-commit hook lints the entry files pre-commit passes it") {
   CHECK(lint["language"].as<std::string>() == "system");
   CHECK(lint["pass_filenames"].as<bool>());
   const std::string files = lint["files"].as<std::string>();
-  CHECK(files == "^entries/.*\\.yaml$");
+  CHECK(files == "^entries/.*\\.ya?ml$");
   const std::regex pattern(files);
   CHECK(std::regex_search("entries/cuda/x.yaml", pattern));
   CHECK(std::regex_search("entries/cuda/x/variant.yaml", pattern));
-  for (const char* other : {"kbc.yaml", "templates/entry.yaml.mustache", "entries/cuda/x.yml",
+  CHECK(std::regex_search("entries/cuda/x.yml", pattern));  // reported: entry-file
+  for (const char* other : {"kbc.yaml", "templates/entry.yaml.mustache",
                             "docs/entries/cuda/x.yaml", "entries/cuda/x.yaml.tmp"}) {
     INFO(other);
     CHECK_FALSE(std::regex_search(other, pattern));
