@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -224,6 +225,46 @@ void write_tree(const OutputTree& tree, const fs::path& dir, Progress* progress)
   });
 }
 
+// The output folder `name` names, absolute: without a trailing slash (its staging folder is its
+// sibling, not its child), and where it is a symbolic link (a deploy folder), the folder it
+// points to, which is the one replaced.
+fs::path output_folder(const std::string& name) {
+  if (name.empty()) throw ToolError("the output folder is empty: give --out a folder");
+  fs::path out_dir = fs::absolute(name).lexically_normal();
+  while (out_dir.filename().empty() && out_dir.has_relative_path()) out_dir = out_dir.parent_path();
+  if (!out_dir.has_relative_path())
+    throw ToolError("refusing to write the output over " + out_dir.string());
+  std::error_code error;
+  for (int hops = 0; fs::is_symlink(fs::symlink_status(out_dir, error)); ++hops) {
+    const fs::path target = fs::read_symlink(out_dir, error);
+    if (error || hops == 40)
+      throw ToolError("cannot follow the output folder's link " + out_dir.string());
+    out_dir = (out_dir.parent_path() / target).lexically_normal();
+  }
+  return out_dir;
+}
+
+void remove_tree(const fs::path& dir);
+
+// Removes what builds killed while writing left beside `out_dir`: staging folders of processes
+// that no longer run (`.<name>.tmp-<pid>-<n>`).
+void remove_abandoned(const fs::path& out_dir) {
+  const std::string prefix = "." + out_dir.filename().string() + ".tmp-";
+  std::error_code error;
+  for (const auto& item : fs::directory_iterator(out_dir.parent_path(), error)) {
+    const std::string name = item.path().filename().string();
+    if (!name.starts_with(prefix) || item.is_symlink(error) || !item.is_directory(error)) continue;
+    const std::string rest = name.substr(prefix.size());
+    const std::size_t dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || rest.find_first_not_of("0123456789") != dash ||
+        rest.find_first_not_of("0123456789", dash + 1) != std::string::npos || dash > 9)
+      continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(rest.substr(0, dash)));
+    if (pid == ::getpid() || (::kill(pid, 0) == 0 || errno != ESRCH)) continue;
+    remove_tree(item.path());
+  }
+}
+
 // The previous output may only be replaced when kbc wrote it (or it is empty).
 void check_replaceable(const fs::path& out_dir) {
   std::error_code error;
@@ -316,21 +357,25 @@ void OutputTree::add_copy(std::string_view path, const std::string& source) {
 }
 
 void commit_output(const OutputTree& tree, const std::string& out_dir_name, Progress* progress) {
-  const fs::path out_dir = fs::absolute(out_dir_name).lexically_normal();
+  const fs::path out_dir = output_folder(out_dir_name);
   check_replaceable(out_dir);
-  const fs::path staging = claim_staging(out_dir);
+  remove_abandoned(out_dir);
+  fs::path staging;
   try {
+    staging = claim_staging(out_dir);
     write_file(staging / kOutputMarker, "");
     write_tree(tree, staging, progress);
     if (progress) progress->clear();
     swap_in(staging, out_dir);
   } catch (const fs::filesystem_error& e) {
     std::error_code ignored;
-    fs::remove_all(staging, ignored);
-    throw ToolError(std::string("cannot write output: ") + e.what());
+    if (!staging.empty()) fs::remove_all(staging, ignored);
+    throw ToolError("cannot write the output " + out_dir.string() + ": " + e.code().message() +
+                    (e.path1().empty() ? "" : " (" + e.path1().string() + ")") +
+                    "; the folder that holds it must be writable, with room for a second copy");
   } catch (...) {
     std::error_code ignored;
-    fs::remove_all(staging, ignored);
+    if (!staging.empty()) fs::remove_all(staging, ignored);
     throw;
   }
 }

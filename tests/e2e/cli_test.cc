@@ -1,5 +1,7 @@
 // End-to-end tests: the real kbc binary on knowledge bases made in temporary folders.
+#include <fcntl.h>
 #include <pty.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -107,6 +110,72 @@ TEST_CASE("a failed build leaves the previous output exactly as it was") {
     CHECK(item.path().filename().string().find(".tmp") ==
           std::string::npos);  // no staging left over
   }
+}
+
+TEST_CASE("--out with a trailing slash, or a link to the folder, is replaced like any folder") {
+  TempKb kb;
+  const std::string slash = (kb.root / "site").string() + "/";
+  for (int build = 0; build < 2; ++build)
+    REQUIRE(kbc("build " + kb.arg() + " --out " + slash).status == 0);
+  CHECK(fs::exists(kb.root / "site/kb.json"));
+  // A deploy folder reached through a link: the folder it points to is replaced, the link stays.
+  fs::create_directory(kb.root / "deploy");
+  fs::create_directory_symlink("deploy", kb.root / "live");
+  for (int build = 0; build < 3; ++build) {
+    REQUIRE(kbc("build " + kb.arg() + " --out " + (kb.root / "live").string()).status == 0);
+    CHECK(fs::is_symlink(kb.root / "live"));
+    CHECK(fs::exists(kb.root / "deploy/kb.json"));
+  }
+  for (const auto& item : fs::directory_iterator(kb.root))
+    CHECK(item.path().filename().string().find(".live") == std::string::npos);
+}
+
+TEST_CASE("a build killed at any moment leaves the old output or the new, and no debris after") {
+  TempKb kb;
+  const fs::path out = kb.root / "dist";
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  const std::string old_bundle = read(out / "kb.json");
+  write(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml",
+        read(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml") + "# edited\n");
+  std::mt19937 random(7);
+  for (int round = 0; round < 12; ++round) {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      const int null = open("/dev/null", O_WRONLY);
+      dup2(null, 1);
+      dup2(null, 2);
+      execl(KBC_BINARY, KBC_BINARY, "build", "--root", kb.root.c_str(), "--no-cache", nullptr);
+      _exit(127);
+    }
+    usleep(static_cast<useconds_t>(random() % 120000));
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    // The output is a whole tree, written by kbc: its bundle parses.
+    REQUIRE(fs::exists(out / ".kbc-output"));
+    CHECK_NOTHROW(nlohmann::json::parse(read(out / "kb.json")));
+  }
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  for (const auto& item : fs::directory_iterator(kb.root)) {
+    INFO(item.path());
+    CHECK(item.path().filename().string().find(".tmp-") == std::string::npos);
+  }
+}
+
+TEST_CASE("an output that cannot be written is a tool failure that says why, exit 2") {
+  TempKb kb;
+  write(kb.root / "file", "a file");
+  const Run under_file = kbc("build " + kb.arg() + " --out " + (kb.root / "file/site").string());
+  CHECK(under_file.status == 2);
+  CHECK(under_file.output.find("cannot write the output") != std::string::npos);
+  CHECK(under_file.output.find("internal error") == std::string::npos);
+  const Run is_file = kbc("build " + kb.arg() + " --out " + (kb.root / "file").string());
+  CHECK(is_file.status == 2);
+  CHECK(is_file.output.find("exists and is not a folder") != std::string::npos);
+  const Run empty = kbc("build " + kb.arg() + " --out ''");
+  CHECK(empty.status == 2);
+  CHECK(empty.output.find("give --out a folder") != std::string::npos);
+  CHECK(read(kb.root / "file") == "a file");
 }
 
 TEST_CASE("build --keep-going builds the entries without errors and still fails") {
@@ -933,8 +1002,8 @@ TEST_CASE("the pre-commit hook lints the entry files pre-commit passes it") {
   CHECK(std::regex_search("entries/cuda/x.yaml", pattern));
   CHECK(std::regex_search("entries/cuda/x/variant.yaml", pattern));
   CHECK(std::regex_search("entries/cuda/x.yml", pattern));  // reported: entry-file
-  for (const char* other : {"kbc.yaml", "templates/entry.yaml.mustache",
-                            "docs/entries/cuda/x.yaml", "entries/cuda/x.yaml.tmp"}) {
+  for (const char* other : {"kbc.yaml", "templates/entry.yaml.mustache", "docs/entries/cuda/x.yaml",
+                            "entries/cuda/x.yaml.tmp"}) {
     INFO(other);
     CHECK_FALSE(std::regex_search(other, pattern));
   }
