@@ -14,7 +14,8 @@
 namespace kbc {
 
 // Calls `work(begin, end, worker)` on contiguous slices of [0, count), one per worker thread;
-// a slice is not worth a thread below `grain` items.
+// a slice is not worth a thread below `grain` items. An exception thrown by the work on a slice
+// is thrown to the caller once every slice is done (that of the first slice that threw).
 template <typename Work>
 void parallel_slices(std::size_t count, Work work, std::size_t grain = 64) {
   const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
@@ -23,13 +24,24 @@ void parallel_slices(std::size_t count, Work work, std::size_t grain = 64) {
     work(std::size_t{0}, count, std::size_t{0});
     return;
   }
+  std::vector<std::exception_ptr> failures(workers);
+  const auto guarded = [&](std::size_t begin, std::size_t end, std::size_t worker) {
+    try {
+      work(begin, end, worker);
+    } catch (...) {
+      failures[worker] = std::current_exception();
+    }
+  };
   std::vector<std::thread> threads;
   const std::size_t slice = (count + workers - 1) / workers;
   for (std::size_t w = 1; w < workers; ++w) {
-    threads.emplace_back(work, std::min(count, w * slice), std::min(count, (w + 1) * slice), w);
+    threads.emplace_back(guarded, std::min(count, w * slice), std::min(count, (w + 1) * slice), w);
   }
-  work(std::size_t{0}, std::min(count, slice), std::size_t{0});
+  guarded(std::size_t{0}, std::min(count, slice), std::size_t{0});
   for (std::thread& thread : threads) thread.join();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
 }
 
 // Tasks given one at a time, worked on by `workers` threads while the caller goes on (reading

@@ -178,6 +178,35 @@ TEST_CASE("an output that cannot be written is a tool failure that says why, exi
   CHECK(read(kb.root / "file") == "a file");
 }
 
+TEST_CASE("a broken template is a tool failure with its message, however many entries") {
+  TempKb kb;
+  const std::string entry = read(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml");
+  const std::string id = "id: cuda/cudnn-bn-epsilon-too-small";
+  REQUIRE(entry.find(id) != std::string::npos);
+  // Past 100 entries the pages are rendered on several threads.
+  const std::string regex = "regex: '",
+                    sample = "- 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when";
+  REQUIRE(entry.find(sample) != std::string::npos);
+  for (int i = 0; i < 150; ++i) {
+    const std::string name = "copy-" + std::to_string(i);
+    std::string copy = entry;  // a signature, sample and regex of its own
+    copy.replace(copy.find(regex), regex.size(), regex + name + " .*");
+    copy.replace(copy.find(sample), 3, "- '" + name + " ");
+    copy.replace(copy.find("signature: '"), 12, "signature: '" + name + " ");
+    copy.replace(copy.find(id), id.size(), "id: cuda/" + name);
+    write(kb.root / ("entries/cuda/" + name + ".yaml"), copy);
+  }
+  for (const std::string name : {"page.md.mustache", "site/entry.html.mustache"}) {
+    write(kb.root / "templates" / name, "{{#dead_ends}}\n");
+    const Run run = kbc("build " + kb.arg());
+    INFO(run.output);
+    CHECK(run.status == 2);
+    CHECK(run.output.find("templates/" + name + ": Unclosed section") != std::string::npos);
+    CHECK_FALSE(fs::exists(kb.root / "dist"));
+    fs::remove(kb.root / "templates" / name);
+  }
+}
+
 TEST_CASE("build --keep-going builds the entries without errors and still fails") {
   TempKb kb;
   write(kb.root / "entries/cuda/broken-entry.yaml", kBroken);

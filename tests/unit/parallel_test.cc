@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -98,5 +99,24 @@ TEST_CASE("parallel_slices covers each item once in contiguous slices") {
       for (std::size_t i = begin; i < end; ++i) ++done[i];
     });
     for (std::size_t i = 0; i < count; ++i) CHECK(done[i] == 1);
+  }
+}
+
+TEST_CASE("parallel_slices throws a slice's exception to the caller once all slices are done") {
+  for (const std::size_t failing : {std::size_t{0}, std::size_t{999}}) {
+    std::atomic<std::size_t> done{0};
+    const auto run = [&] {
+      kbc::parallel_slices(
+          1000,
+          [&](std::size_t begin, std::size_t end, std::size_t) {
+            for (std::size_t i = begin; i < end; ++i) {
+              if (i == failing) throw std::runtime_error("item " + std::to_string(i));
+              ++done;
+            }
+          },
+          /*grain=*/1);
+    };
+    CHECK_THROWS_WITH(run(), "item " + std::to_string(failing));
+    CHECK(done < 1000);
   }
 }
