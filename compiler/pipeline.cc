@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "base/digest.h"
 #include "base/parallel.h"
 #include "base/timings.h"
 
@@ -30,9 +31,9 @@ KnowledgeBase load_in_languages(const FileSystem& fs, const std::string& root,
   kb.languages = config.languages;
   kb.benign = config.benign;
   if (!kb.benign.empty()) {  // the lint's findings depend on them
-    std::string listing;
-    for (const BenignFile& file : kb.benign) listing += file.path + '\0' + file.text + '\0';
-    kb.digest += "-benign-" + std::to_string(std::hash<std::string>{}(listing));
+    Digest listing;
+    for (const BenignFile& file : kb.benign) listing.add(file.path).add(file.text);
+    kb.digest += "-benign-" + listing.hex();
   }
   return kb;
 }

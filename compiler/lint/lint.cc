@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "base/digest.h"
 #include "lint/rule.h"
 
 #include <re2/filtered_re2.h>
@@ -132,10 +133,9 @@ struct LoneRegex {
 // What identifies the benign corpus: kbc's own is part of the program (which the cache's folder
 // names), a knowledge base's files are not.
 std::string benign_digest(const KnowledgeBase& kb) {
-  std::string listing;
-  for (const BenignFile& file : kb.benign) listing += file.path + '\0' + file.text + '\0';
-  return std::to_string(builtin_benign_lines().size()) + "-" +
-         std::to_string(std::hash<std::string>{}(listing));
+  Digest listing;
+  for (const BenignFile& file : kb.benign) listing.add(file.path).add(file.text);
+  return std::to_string(builtin_benign_lines().size()) + "-" + listing.hex();
 }
 
 // The breadth on the benign corpus of the regexes in `regexes` (entry i's as its pattern i) of

@@ -5,6 +5,7 @@
 #include <functional>
 #include <mutex>
 
+#include "base/digest.h"
 #include "base/parallel.h"
 
 namespace kbc {
@@ -34,7 +35,7 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
     return std::nullopt;
   }
   const std::string text = fs.read(file);
-  digest = std::to_string(std::hash<std::string_view>{}(text)) + " " + std::to_string(text.size());
+  digest = digest_of(text);
   if (cache) {
     if (auto stored = cache->find(path, text)) {
       out.insert(out.end(), stored->diagnostics.begin(), stored->diagnostics.end());
@@ -112,10 +113,9 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
   if (failure) std::rethrow_exception(failure);
   if (cache) cache->prune();
   KnowledgeBase kb;
-  std::string listing;
-  for (std::size_t i = 0; i < files.size(); ++i) listing += files[i] + '\0' + digests[i] + '\0';
-  kb.digest = std::to_string(std::hash<std::string>{}(listing)) + "-" +
-              std::to_string(files.size()) + "-" + std::to_string(listing.size());
+  Digest listing;
+  for (std::size_t i = 0; i < files.size(); ++i) listing.add(files[i]).add(digests[i]);
+  kb.digest = listing.hex();
   for (std::size_t i = 0; i < files.size(); ++i) {
     kb.file_ids.insert(id_from_entry_path("entries/" + files[i]));
     if (loaded[i]) kb.entries.push_back(std::move(*loaded[i]));

@@ -10,6 +10,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "base/digest.h"
 #include "base/file_system.h"
 
 namespace kbc {
@@ -18,21 +19,14 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kFormat = 5;  // bump when what is stored changes
+constexpr int kFormat = 6;  // bump when what is stored changes
 constexpr char kLastLintName[] = "last-lint";
-
-std::string hex(std::uint64_t value) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
 
 // This build of kbc and the salt.
 std::string fingerprint(std::string_view salt) {
   const std::string build = executable_identity();
   if (build.empty()) return "";
-  return hex(
-      std::hash<std::string>{}(std::to_string(kFormat) + ":" + build + ":" + std::string(salt)));
+  return Digest().add(std::uint64_t{kFormat}).add(build).add(salt).hex().substr(0, 32);
 }
 
 // Writes `stored` as CBOR aside and renames it into place, so a reader never sees half of it.
@@ -95,10 +89,7 @@ ParseCache::ParseCache(const std::string& root, std::string_view salt) {
 }
 
 std::string ParseCache::key(const std::string& path, std::string_view content) const {
-  std::string identity = path;
-  identity += '\0';
-  identity += content;
-  return hex(std::hash<std::string_view>{}(identity)) + "-" + std::to_string(content.size());
+  return Digest().add(path).add(content).hex();
 }
 
 std::optional<ParseCache::Result> ParseCache::find(const std::string& path,

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "base/digest.h"
 #include "base/text.h"
 
 using namespace kbc;
@@ -49,4 +50,12 @@ TEST_CASE("display_width counts the columns of a terminal, blank_width_of keeps 
   CHECK(display_width("\xef\xbc\x9a") == 2);              // a full-width colon
   CHECK(blank_width_of("\xe9\x94\x99\xe8\xaf\xaf\tx") == "    \t ");
   CHECK(blank_width_of("a\tb") == " \t ");
+}
+
+TEST_CASE("a digest is SHA-256 of the texts, each framed by its length") {
+  // sha256 of the 8-byte little-endian length 3, then "abc".
+  CHECK(digest_of("abc") == "ce91dc5eec0139adf091900d225971d6ad246a845bad791b5693a9d0d55dd391");
+  CHECK(Digest().add("ab").add("c").hex() != Digest().add("a").add("bc").hex());
+  CHECK(Digest().add("a").add("").hex() != Digest().add("a").hex());
+  CHECK(digest_of(std::string(1 << 20, 'x')) == digest_of(std::string(1 << 20, 'x')));
 }

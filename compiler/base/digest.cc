@@ -1,0 +1,51 @@
+#include "base/digest.h"
+
+#include <openssl/evp.h>
+
+#include <array>
+#include <stdexcept>
+
+namespace kbc {
+
+struct Digest::State {
+  EVP_MD_CTX* context = EVP_MD_CTX_new();
+  ~State() { EVP_MD_CTX_free(context); }
+};
+
+Digest::Digest() : state_(std::make_unique<State>()) {
+  if (!state_->context || EVP_DigestInit_ex(state_->context, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256 is not available");
+}
+
+Digest::~Digest() = default;
+
+Digest& Digest::add(std::uint64_t number) {
+  std::array<unsigned char, 8> bytes;
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<unsigned char>(number >> (8 * i));
+  EVP_DigestUpdate(state_->context, bytes.data(), bytes.size());
+  return *this;
+}
+
+Digest& Digest::add(std::string_view text) {
+  add(static_cast<std::uint64_t>(text.size()));
+  EVP_DigestUpdate(state_->context, text.data(), text.size());
+  return *this;
+}
+
+std::string Digest::hex() {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> value;
+  unsigned int size = 0;
+  EVP_DigestFinal_ex(state_->context, value.data(), &size);
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < size; ++i) {
+    out += kDigits[value[i] >> 4];
+    out += kDigits[value[i] & 15];
+  }
+  return out;
+}
+
+std::string digest_of(std::string_view text) { return Digest().add(text).hex(); }
+
+}  // namespace kbc

@@ -1,0 +1,35 @@
+// SHA-256 digests, for what the caches key on. Entries come from untrusted pull requests, so a
+// key that an attacker could make collide (std::hash) could make lint reuse another file's
+// result; SHA-256 (OpenSSL's libcrypto) cannot be made to.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace kbc {
+
+// A digest of a sequence of texts. Each text is framed by its length, so that ("ab", "c") and
+// ("a", "bc") differ.
+class Digest {
+ public:
+  Digest();
+  ~Digest();
+  Digest(const Digest&) = delete;
+  Digest& operator=(const Digest&) = delete;
+
+  Digest& add(std::string_view text);
+  Digest& add(std::uint64_t number);
+  // The digest as 64 lowercase hex digits; the object may not be used after.
+  std::string hex();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The SHA-256 of `text` (framed as Digest frames it), as 64 hex digits.
+std::string digest_of(std::string_view text);
+
+}  // namespace kbc
