@@ -103,29 +103,12 @@ struct LoneRegex {
   bool compiled = false;
 
   explicit LoneRegex(std::optional<std::string_view> pattern) {
-    int id = -1;
     if (!pattern) return;
-    if (filter.Add(*pattern, entry_regex_options(), &id) != RE2::NoError) {
-      error = RE2(*pattern, entry_regex_options()).error();  // FilteredRE2 keeps no message
-      return;
-    }
-    compiled = true;
-    filter.Compile(&atoms);
-    std::vector<int> passed;
-    filter.AllPotentials({}, &passed);
-    if (!passed.empty()) atoms.clear();
-    // The filter is monotone (AND and OR of atoms): an atom without which all the others do
-    // not pass is in every set of atoms that passes.
-    std::vector<int> others;
-    for (std::size_t atom = 0; atom < atoms.size(); ++atom) {
-      others.clear();
-      for (std::size_t other = 0; other < atoms.size(); ++other) {
-        if (other != atom) others.push_back(static_cast<int>(other));
-      }
-      passed.clear();
-      filter.AllPotentials(others, &passed);
-      if (passed.empty()) required.push_back(atoms[atom]);
-    }
+    RegexPlan plan = plan_regex(*pattern, filter);
+    error = std::move(plan.error);
+    compiled = error.empty();
+    for (const int atom : plan.required) required.push_back(plan.atoms[atom]);
+    atoms = std::move(plan.atoms);
   }
   const RE2* regex() const { return compiled ? &filter.GetRE2(0) : nullptr; }
 };

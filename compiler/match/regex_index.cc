@@ -89,6 +89,10 @@ bool fold_for_atoms(std::string_view text, std::string& out) {
   return false;
 }
 
+std::string too_long_pattern_error() {
+  return "longer than " + std::to_string(RegexIndex::kMaxPatternBytes) + " bytes, so not compiled";
+}
+
 RE2::Options entry_regex_options() {
   RE2::Options options;
   options.set_log_errors(false);
@@ -138,6 +142,10 @@ void RegexIndex::build_shard(Shard& shard, std::size_t begin, std::size_t end,
   const RE2::Options options = entry_regex_options();
   for (std::size_t i = begin; i < end; ++i) {
     if (!patterns[i] || group_of(*patterns[i]) != shard.group) continue;
+    if (patterns[i]->size() > kMaxPatternBytes) {
+      errors_[i] = too_long_pattern_error();
+      continue;
+    }
     int id = -1;
     if (shard.filter.Add(*patterns[i], options, &id) != RE2::NoError) {
       errors_[i] = RE2(*patterns[i], options).error();  // FilteredRE2 keeps no message

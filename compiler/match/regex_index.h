@@ -50,6 +50,10 @@ namespace kbc {
 class RegexIndex {
  public:
   static constexpr int kMinAtomLength = 3;
+  // A longer pattern is not compiled, its error too_long_pattern_error(): FilteredRE2 takes time
+  // quadratic in the length of a literal (a regex of 200,000 letters takes seconds). The schema
+  // allows 1,000 characters, of up to four bytes each.
+  static constexpr std::size_t kMaxPatternBytes = 4000;
   // Groups of shards, each with its own remembered answers (see above).
   static constexpr std::size_t kGroups = 2;
 
@@ -176,6 +180,9 @@ class RegexIndex {
   mutable std::vector<std::unique_ptr<RE2>> compiled_;  // entry -> its regex, once compiled
   std::unique_ptr<std::once_flag[]> compiled_once_;
 };
+
+// The error of a pattern longer than RegexIndex::kMaxPatternBytes.
+std::string too_long_pattern_error();
 
 // RE2 options used for entry regexes everywhere (lint, match, build).
 RE2::Options entry_regex_options();

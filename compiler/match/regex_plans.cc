@@ -29,33 +29,44 @@ std::string made_by() {
 
 }  // namespace
 
-RegexPlan plan_regex(std::string_view pattern) {
+RegexPlan plan_regex(std::string_view pattern, re2::FilteredRE2& filter) {
   RegexPlan plan;
+  if (pattern.size() > RegexIndex::kMaxPatternBytes) {
+    plan.error = too_long_pattern_error();
+    return plan;
+  }
   const RE2::Options options = entry_regex_options();
-  re2::FilteredRE2 filter{RegexIndex::kMinAtomLength};
   int id = -1;
   if (filter.Add(re2::StringPiece(pattern.data(), pattern.size()), options, &id) != RE2::NoError) {
     plan.error = RE2(re2::StringPiece(pattern.data(), pattern.size()), options).error();
     return plan;
   }
   filter.Compile(&plan.atoms);
-  std::vector<int> always;
-  filter.AllPotentials({}, &always);
-  plan.unfiltered = !always.empty();
+  std::vector<int> passed;
+  filter.AllPotentials({}, &passed);
+  plan.unfiltered = !passed.empty();
   if (plan.unfiltered) {
     plan.atoms.clear();
     return plan;
   }
-  std::vector<int> others, passed;
+  // The filter is monotone (AND and OR of atoms): an atom without which all the others do not
+  // pass is in every set of atoms that passes.
+  std::vector<int> others;
   for (int atom = 0; atom < static_cast<int>(plan.atoms.size()); ++atom) {
     others.clear();
     for (int other = 0; other < static_cast<int>(plan.atoms.size()); ++other) {
       if (other != atom) others.push_back(other);
     }
+    passed.clear();
     filter.AllPotentials(others, &passed);
     if (passed.empty()) plan.required.push_back(atom);
   }
   return plan;
+}
+
+RegexPlan plan_regex(std::string_view pattern) {
+  re2::FilteredRE2 filter{RegexIndex::kMinAtomLength};
+  return plan_regex(pattern, filter);
 }
 
 RegexPlans RegexPlans::read(const std::string& path) {

@@ -20,6 +20,10 @@
 #include <unordered_map>
 #include <vector>
 
+namespace re2 {
+class FilteredRE2;
+}
+
 namespace kbc {
 
 struct RegexPlan {
@@ -63,7 +67,12 @@ class RegexPlans {
   bool changed_ = false;
 };
 
-// The plan of one regex, compiled with entry_regex_options (regex_index.h).
+// The plan of one regex, compiled with entry_regex_options (regex_index.h) into `filter`, which
+// must be empty: the regex is its id 0 when it compiles. A pattern longer than
+// RegexIndex::kMaxPatternBytes is not compiled (FilteredRE2 takes time quadratic in the length
+// of a literal): its plan is an error.
+RegexPlan plan_regex(std::string_view pattern, re2::FilteredRE2& filter);
+// The same, with a filter of its own.
 RegexPlan plan_regex(std::string_view pattern);
 
 // Where kbc keeps plans for this user: $XDG_CACHE_HOME/kbc/regex-plans, else

@@ -45,7 +45,8 @@ struct Entry {
 // "cuda/x" for "entries/cuda/x.yaml"; the path must lie under entries/ and end in .yaml.
 std::string id_from_entry_path(std::string_view path);
 
-// True when `id` matches the schema's `id` pattern (the single source of truth for ids).
+// True when `id` matches the schema's `id` pattern and length (the single source of truth for
+// ids).
 bool is_valid_entry_id(const std::string& id);
 
 }  // namespace kbc

@@ -6,7 +6,12 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include <re2/re2.h>
+
+#include <algorithm>
 #include <cmath>
+#include <optional>
+#include <set>
 
 #include "base/text.h"
 
@@ -26,9 +31,31 @@ std::string describe_type(std::string_view type) {
   return std::string(type);
 }
 
+// A text longer than this is described by its length in a message, not quoted.
+constexpr std::size_t kShownTextBytes = 200;
+// valijson checks a `pattern` with std::regex, which recurses once per character: a text of
+// 30,000 characters overflows the stack. A longer text is checked with RE2 instead.
+constexpr std::size_t kMostStdRegexBytes = 1024;
+
+// The characters (code points) of the text `value`.
+std::size_t characters(const json& value) {
+  const auto& text = value.get_ref<const std::string&>();
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+// The message for the text `value`, named `name`, past its schema's maxLength.
+std::string too_long(const std::string& name, const json& value, const json& schema) {
+  return name + " is " + std::to_string(characters(value)) + " characters long; the most is " +
+         schema.at("maxLength").dump();
+}
+
 std::string describe_value(const json& value) {
   switch (value.type()) {
     case json::value_t::string:
+      if (value.get_ref<const std::string&>().size() > kShownTextBytes)
+        return "text of " + std::to_string(characters(value)) + " characters";
       return "text '" + value.get<std::string>() + "'";
     case json::value_t::array:
       return "a list";
@@ -199,13 +226,48 @@ bool SchemaValidator::validate(const std::string& path, const json& value, const
   const std::size_t before = out.size();
   UnknownKeyWalker(*this, path, sources, out).walk(value, "");
 
+  // The long texts that a pattern applies to are given to valijson blank (and what it says of
+  // them ignored), and matched against their pattern here.
+  std::set<std::string> long_texts;
+  std::optional<json> shortened;
+  const auto find_long = [&](const auto& self, const json& node,
+                             const std::string& pointer) -> void {
+    if (node.is_string() && node.get_ref<const std::string&>().size() > kMostStdRegexBytes) {
+      const json* schema = subschema_at(pointer);
+      if (!schema || !schema->contains("pattern") || !schema->at("pattern").is_string()) return;
+      if (!shortened) shortened = value;
+      shortened->at(json::json_pointer(pointer)) = "";
+      long_texts.insert(pointer);
+      if (const json* most = schema->contains("maxLength") ? &schema->at("maxLength") : nullptr;
+          most && most->is_number_unsigned() && characters(node) > most->get<std::size_t>()) {
+        out.push_back({path, sources.find(pointer).value, Severity::kError,
+                       too_long(display_name(pointer), node, *schema), "schema", "", pointer});
+      }
+      const std::string& pattern = schema->at("pattern").get_ref<const std::string&>();
+      const RE2 regex(pattern, RE2::Quiet);
+      if (!regex.ok() || !RE2::PartialMatch(node.get_ref<const std::string&>(), regex)) {
+        out.push_back({path, sources.find(pointer).value, Severity::kError,
+                       display_name(pointer) + " " + describe_value(node) +
+                           " does not match the pattern " + pattern,
+                       "schema", "", pointer});
+      }
+    } else if (node.is_object()) {
+      for (const auto& [key, item] : node.items()) self(self, item, pointer_append(pointer, key));
+    } else if (node.is_array()) {
+      for (std::size_t i = 0; i < node.size(); ++i)
+        self(self, node[i], pointer + "/" + std::to_string(i));
+    }
+  };
+  find_long(find_long, value, "");
+
   valijson::Validator& validator = thread_validator();
   valijson::ValidationResults results;
-  valijson::adapters::NlohmannJsonAdapter target(value);
+  valijson::adapters::NlohmannJsonAdapter target(shortened ? *shortened : value);
   validator.validate(compiled_->schema, target, &results);
   for (const auto& error : results) {
     if (is_summary(error.description)) continue;
     const std::string pointer = pointer_of(error.context);
+    if (long_texts.count(pointer)) continue;
     const json::json_pointer json_pointer(pointer);
     const json* node = value.contains(json_pointer) ? &value.at(json_pointer) : nullptr;
     const json* schema = subschema_at(pointer);
@@ -226,6 +288,8 @@ bool SchemaValidator::validate(const std::string& path, const json& value, const
           error.description.substr(quote + 1, error.description.rfind('\'') - quote - 1);
       message = "missing required key '" + key + "'" + (pointer.empty() ? "" : " in " + name);
       at_fault = pointer_append(pointer, key);
+    } else if (error.description.starts_with("String should be no more than") && schema && node) {
+      message = too_long(name, *node, *schema);
     } else if (error.description.starts_with("Failed to match regex") && schema && node) {
       message = name + " " + describe_value(*node) + " does not match the pattern " +
                 schema->at("pattern").get<std::string>();

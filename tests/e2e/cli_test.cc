@@ -334,6 +334,40 @@ TEST_CASE("bad input gets a diagnostic and exit 1, never a crash") {
   CHECK_FALSE(fs::exists(kb.root / "dist"));
 }
 
+TEST_CASE("an id, a domain or a regex of any length gets a diagnostic in every command") {
+  TempKb kb;
+  const fs::path file = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
+  std::string entry = read(file);
+  const auto set = [&](const std::string& key, const std::string& value) {
+    const std::size_t at = entry.find("\n" + key + ": ") + 1;
+    entry.replace(at, entry.find('\n', at) - at, key + ": '" + value + "'");
+  };
+  // std::regex recursed once per character of an id: 30,000 overflowed the stack.
+  set("id", "cuda/" + std::string(30000, 'A'));
+  set("domain", std::string(30000, 'b'));
+  set("regex", std::string(200000, 'r'));  // quadratic in FilteredRE2 when compiled
+  write(file, entry);
+  const Run lint = kbc("lint " + kb.arg());
+  CHECK(lint.status == 1);
+  for (const char* expected :
+       {"1:5: error: id is 30005 characters long; the most is 200 [schema]",
+        "1:5: error: id text of 30005 characters does not match the pattern",
+        "error: domain is 30000 characters long; the most is 64 [schema]",
+        "error: regex is 200000 characters long; the most is 1000 [schema]",
+        "error: regex does not compile under RE2: longer than 4000 bytes, so not compiled"}) {
+    INFO(expected);
+    CHECK(lint.output.find(expected) != std::string::npos);
+  }
+  CHECK(kbc("build " + kb.arg()).status == 1);
+  CHECK(kbc("match " + kb.arg() + " 'CUDNN_STATUS_BAD_PARAM'").status < 2);
+  const Run made = kbc("new cuda/" + std::string(30000, 'a') + " " + kb.arg());
+  CHECK(made.status == 2);
+  CHECK(made.output.find("not a valid id") != std::string::npos);
+  write(kb.root / "record.json",
+        "{\"id\": \"cuda/" + std::string(30000, 'A') + "\", \"signature\": \"x\"}");
+  CHECK(kbc("import " + (kb.root / "record.json").string() + " " + kb.arg()).status == 1);
+}
+
 namespace {
 
 // A valid entry that leads to cuda/broken-entry.
