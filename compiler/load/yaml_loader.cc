@@ -19,6 +19,29 @@
 namespace kbc {
 namespace {
 
+// yaml-cpp writes the double-quoted escapes \N (U+0085) and \_ (U+00A0) as the single bytes 0x85
+// and 0xA0, which are not UTF-8; every other escape it writes as UTF-8. The file was checked to be
+// UTF-8 before parsing, so such a byte where UTF-8 is broken can only come from these escapes:
+// it is written as the character's two bytes.
+std::string with_escapes_encoded(const std::string& value) {
+  if (!find_invalid_utf8(value)) return value;
+  std::string out;
+  std::string_view rest = value;
+  while (const auto bad = find_invalid_utf8(rest)) {
+    out.append(rest.substr(0, *bad));
+    const auto byte = static_cast<unsigned char>(rest[*bad]);
+    if (byte == 0x85 || byte == 0xA0) {
+      out += '\xC2';
+      out += rest[*bad];
+    } else {
+      out += "\xEF\xBF\xBD";  // cannot happen (see above); U+FFFD rather than broken text
+    }
+    rest.remove_prefix(*bad + 1);
+  }
+  out.append(rest);
+  return out;
+}
+
 using nlohmann::json;
 
 // A problem that ends the loading of one file; becomes one Diagnostic.
@@ -160,7 +183,8 @@ class TreeBuilder final : public YAML::EventHandler {
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
+                const std::string& given) override {
+    const std::string value = with_escapes_encoded(given);
     if (expecting_key()) return accept_key(value, mark);
     deliver(resolve_scalar(tag, value), mark, anchor);
   }

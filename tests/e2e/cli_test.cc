@@ -368,6 +368,20 @@ TEST_CASE("an id, a domain or a regex of any length gets a diagnostic in every c
   CHECK(kbc("import " + (kb.root / "record.json").string() + " " + kb.arg()).status == 1);
 }
 
+TEST_CASE("text written with the YAML escapes \\N and \\_ builds, as UTF-8") {
+  TempKb kb;
+  const fs::path file = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
+  std::string entry = read(file);
+  const std::size_t at = entry.find("\nroot_cause: ") + 1;
+  entry.replace(at, entry.find('\n', at) - at, "root_cause: \"Epsilon\\_too\\Nsmall.\"");
+  write(file, entry);
+  CHECK(kbc("lint " + kb.arg()).status == 0);
+  const Run build = kbc("build " + kb.arg());
+  INFO(build.output);
+  REQUIRE(build.status == 0);
+  CHECK(read(kb.root / "dist/kb.json").find("Epsilon\u00a0too\u0085small.") != std::string::npos);
+}
+
 namespace {
 
 // A valid entry that leads to cuda/broken-entry.

@@ -41,6 +41,19 @@ TEST_CASE("plain and quoted scalars resolve like the YAML 1.2 core schema") {
   CHECK(v["exp"].get<double>() == Approx(1e-5));
 }
 
+TEST_CASE("every double-quoted escape gives UTF-8, \\N and \\_ included") {
+  // yaml-cpp writes \N and \_ as the single bytes 0x85 and 0xA0.
+  const json v = load_value(
+      "nel: \"a\\Nb\"\nnbsp: \"\\_x\\_\"\nboth: \"\u00e9\\N\\_\"\nls: \"\\L\"\nhex: \"\\x85\"\n"
+      "\"key\\_\": 1\n");
+  CHECK(v["nel"] == json("a\u0085b"));
+  CHECK(v["nbsp"] == json("\u00a0x\u00a0"));
+  CHECK(v["both"] == json("\u00e9\u0085\u00a0"));
+  CHECK(v["ls"] == json("\u2028"));
+  CHECK(v["hex"] == json("\u0085"));
+  CHECK(v["key\u00a0"] == json(1));
+}
+
 TEST_CASE("special floats load as non-finite numbers") {
   const json v = load_value("a: .nan\nb: -.inf\n");
   CHECK(std::isnan(v["a"].get<double>()));
