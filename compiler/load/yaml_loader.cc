@@ -171,6 +171,26 @@ class TreeBuilder final : public YAML::EventHandler {
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     if (expecting_key()) return accept_key("null", mark);
+    // An empty value (`signature:` and nothing after it): yaml-cpp marks the next token, on a
+    // later line; the value is where it is missing, after the key's colon.
+    if (!stack_.empty() && stack_.back().value.is_object() && !mark.is_null() &&
+        mark.line > stack_.back().key_mark.line) {
+      const YAML::Mark& key = stack_.back().key_mark;
+      const std::size_t line_end = std::min(text_.find('\n', key.pos), text_.size());
+      std::size_t key_end = static_cast<std::size_t>(key.pos);
+      if (key_end < text_.size() && (text_[key_end] == '"' || text_[key_end] == '\''))
+        key_end = text_.find(text_[key_end], key_end + 1);  // the quoted key's own colons
+      std::size_t colon = text_.find(':', key_end);
+      while (colon < line_end && colon + 1 < line_end && text_[colon + 1] != ' ' &&
+             text_[colon + 1] != '\t')
+        colon = text_.find(':', colon + 1);
+      if (colon < line_end) {
+        YAML::Mark after = key;
+        after.pos = static_cast<int>(colon + 1);
+        after.column = key.column + static_cast<int>(colon + 1 - key.pos);
+        return deliver(nullptr, after, anchor);
+      }
+    }
     deliver(nullptr, mark, anchor);
   }
 
@@ -210,6 +230,7 @@ class TreeBuilder final : public YAML::EventHandler {
     bool expecting_key = true;  // maps only
     std::string key;
     Location key_at;
+    YAML::Mark key_mark;
   };
 
   [[noreturn]] void fail(const YAML::Mark& mark, std::string message, std::string rule) {
@@ -234,6 +255,7 @@ class TreeBuilder final : public YAML::EventHandler {
     Frame& map = stack_.back();
     map.key = key;
     map.key_at = location_of(mark, text_);
+    map.key_mark = mark;
     map.expecting_key = false;
   }
 
@@ -253,7 +275,8 @@ class TreeBuilder final : public YAML::EventHandler {
       fail(mark, "nesting deeper than " + std::to_string(kMaxDepth) + " levels", "yaml-structure");
     }
     count(mark, 1);
-    Frame frame{std::move(empty), child_pointer(), location_of(mark, text_), anchor, true, {}, {}};
+    Frame frame{
+        std::move(empty), child_pointer(), location_of(mark, text_), anchor, true, {}, {}, {}};
     record(frame.pointer, frame.at);
     stack_.push_back(std::move(frame));
   }

@@ -112,7 +112,7 @@ TEST_CASE("a failed build leaves the previous output exactly as it was") {
   }
 }
 
-TEST_CASE("--out with a trailing slash, or a link to the folder, is replaced like any folder") {
+TEST_CASE("build --out with a trailing slash, or a link to a folder, replaces it like any folder") {
   TempKb kb;
   const std::string slash = (kb.root / "site").string() + "/";
   for (int build = 0; build < 2; ++build)

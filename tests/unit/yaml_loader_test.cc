@@ -80,6 +80,23 @@ TEST_CASE("every node remembers the line and column of its key and value") {
   CHECK(document->sources.find("/list/0/missing").value.line == 3);
 }
 
+TEST_CASE("an empty value is placed after its key's colon, not at the next key") {
+  Diagnostics out;
+  const auto document = kbc::load_yaml(
+      "t.yaml", "id: a/b\nsignature:\n\"quoted: key\":   # nothing\nnested:\n  inner:\nlast: ~\n",
+      out);
+  REQUIRE(document);
+  CHECK(document->value["signature"].is_null());
+  const auto at = [&](const std::string& pointer) {
+    const auto found = document->sources.find(pointer).value;
+    return std::pair{found.line, found.column};
+  };
+  CHECK(at("/signature") == std::pair{2, 11});
+  CHECK(at("/quoted: key") == std::pair{3, 15});
+  CHECK(at("/nested/inner") == std::pair{5, 9});
+  CHECK(at("/last") == std::pair{6, 7});
+}
+
 TEST_CASE("columns count characters, not bytes") {
   Diagnostics out;
   const auto document = kbc::load_yaml("t.yaml", "中文: x\n", out);
