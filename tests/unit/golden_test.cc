@@ -66,3 +66,32 @@ TEST_CASE("import then build gives back the same record") {
   CHECK(yaml.find("resolvable: 'true'") != std::string::npos);
   CHECK(yaml.find("first_seen: '2023-11-05'") != std::string::npos);
 }
+
+TEST_CASE("import keeps every multi-line text exactly, its final line breaks included") {
+  nlohmann::ordered_json record = {{"id", "cuda/texts"}};
+  const std::vector<std::string> texts = {
+      "two\nlines",      "ends\nwith one\n",  "ends\nwith two\n\n", "  leading\nspace",
+      "\nleading break", "a: |\n- |\n  b: |", "blank\n\n\ninside",  "tab\tand\ntrailing  \n",
+      "中文\n第二行",    "one line"};
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    record["text_" + std::to_string(i)] = texts[i];
+    list.push_back({{"action", texts[i]}, {"how", texts[i]}});
+  }
+  record["workarounds"] = list;
+  record["samples"] = texts;  // items that are blocks themselves: "- |"
+  const std::string yaml = kbc::record_to_yaml(record);
+  INFO(yaml);
+  kbc::Diagnostics out;
+  const auto document = kbc::load_yaml("t.yaml", yaml, out);
+  REQUIRE(document);
+  CHECK(out.empty());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    CHECK(document->value["text_" + std::to_string(i)] == texts[i]);
+    CHECK(document->value["workarounds"][i]["action"] == texts[i]);
+    CHECK(document->value["workarounds"][i]["how"] == texts[i]);
+    CHECK(document->value["samples"][i] == texts[i]);
+  }
+  CHECK(yaml.find("text_0: |-\n  two\n  lines\n") != std::string::npos);
+  CHECK(yaml.find("text_1: |\n  ends\n  with one\n") != std::string::npos);
+}
