@@ -19,6 +19,25 @@
 namespace kbc {
 namespace {
 
+// A relative path as a URI reference (RFC 3986), as SARIF requires: each byte other than an
+// unreserved character or '/' percent-encoded ("a b%.yaml" -> "a%20b%25.yaml").
+std::string uri_path(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x80 && std::isalnum(byte)) || c == '-' || c == '.' || c == '_' || c == '~' ||
+        c == '/') {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  return out;
+}
+
 using nlohmann::ordered_json;
 
 constexpr std::string_view kBold = "\x1b[1m";
@@ -91,7 +110,8 @@ ordered_json sarif_rule(const Rule& rule) {
 }
 
 ordered_json sarif_result(const Diagnostic& d, const std::map<std::string_view, int>& rule_index) {
-  ordered_json location = {{"artifactLocation", {{"uri", d.path}, {"uriBaseId", "%SRCROOT%"}}}};
+  ordered_json location = {
+      {"artifactLocation", {{"uri", uri_path(d.path)}, {"uriBaseId", "%SRCROOT%"}}}};
   if (d.at.line > 0) location["region"] = {{"startLine", d.at.line}, {"startColumn", column_of(d)}};
   ordered_json result = {{"ruleId", d.rule}};
   if (const auto it = rule_index.find(d.rule); it != rule_index.end())

@@ -204,6 +204,19 @@ TEST_CASE("sarif: a rule missing from the list gets no ruleIndex") {
   CHECK_FALSE(result.contains("ruleIndex"));
 }
 
+TEST_CASE("sarif: a file name with a space, % or beyond ASCII is percent-encoded in its URI") {
+  const Diagnostics diagnostics = {
+      make("entries/cuda/a b%c#d?.yaml", 1, 1, Severity::kError, "x", "schema"),
+      make("entries/zh/中文.yaml", 1, 1, Severity::kError, "x", "schema")};
+  const json log = json::parse(kbc::format_sarif(diagnostics, kbc::all_rules(), kTool));
+  const auto uri = [&](std::size_t i) {
+    return log["runs"][0]["results"][i]["locations"][0]["physicalLocation"]["artifactLocation"]
+              ["uri"];
+  };
+  CHECK(uri(0) == "entries/cuda/a%20b%25c%23d%3F.yaml");
+  CHECK(uri(1) == "entries/zh/%E4%B8%AD%E6%96%87.yaml");
+}
+
 TEST_CASE("github: one escaped workflow command per diagnostic, then the summary") {
   CHECK(kbc::format_github(sample(), 2) ==
         "::error file=entries/cuda/x.yaml,line=8,col=11,title=entry-blank-text::dead_ends[0] has "
