@@ -4,6 +4,7 @@
 #include <wchar.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -72,6 +73,8 @@ void for_each_width(std::string_view text, Each each) {
 }
 
 }  // namespace
+
+long whole_percent(double rate) { return std::lround(rate * 100); }
 
 bool is_blank(std::string_view text) { return std::all_of(text.begin(), text.end(), is_space); }
 

@@ -15,6 +15,10 @@ namespace kbc {
 // True when the text is empty or holds only white space.
 bool is_blank(std::string_view text);
 
+// A rate in [0, 1] as a whole percentage, rounded half up (0.947 -> 95): how kbc match, the
+// Markdown pages and the site all show a rate.
+long whole_percent(double rate);
+
 // True when the text starts or ends with white space (including newlines).
 bool has_outer_space(std::string_view text);
 

@@ -43,8 +43,7 @@ int run_build(const Arguments& arguments) {
   SiteConfig config = checked.config;
   if (arguments.values.count("--base-url")) {
     const std::string url = arguments.value_or("--base-url", "");
-    const std::size_t host = url.starts_with("https://") ? 8 : url.starts_with("http://") ? 7 : 0;
-    if (host == 0 || url.size() == host || url.find_first_of(" \t\n?#") != std::string::npos)
+    if (!is_valid_base_url(url))
       throw ToolError("kbc build: --base-url must be an absolute http(s) URL, not '" + url + "'");
     config.base_url = normalized_base_url(url);
   }

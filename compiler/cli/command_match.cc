@@ -93,7 +93,7 @@ ShownLine shown_line(const Hit& hit) {
       blank_width_of(before) + std::string(std::max<std::size_t>(1, display_width(match)), '^')};
 }
 
-std::string percent(double rate) { return std::to_string(rate_permille(rate) / 10) + "%"; }
+std::string percent(double rate) { return std::to_string(whole_percent(rate)) + "%"; }
 
 // `text` with every line after the first indented by `indent`.
 std::string indented(std::string_view text, const std::string& indent) {

@@ -1,5 +1,7 @@
 #include "model/config.h"
 
+#include <re2/re2.h>
+
 #include <map>
 #include <optional>
 
@@ -16,6 +18,15 @@ std::optional<std::string> template_file(const FileSystem& fs, const std::string
   if (fs.size(own)) return fs.read(own);
   if (const auto embedded = embedded_resource("templates/" + name)) return std::string(*embedded);
   return std::nullopt;
+}
+
+bool is_valid_base_url(const std::string& url) {
+  static const RE2 pattern(
+      nlohmann::json::parse(embedded_resource("schema/kbc.schema.json").value())
+          .at("/properties/base_url/pattern"_json_pointer)
+          .get<std::string>(),
+      RE2::Quiet);
+  return RE2::PartialMatch(url, pattern);
 }
 
 std::string normalized_base_url(std::string url) {

@@ -68,5 +68,8 @@ std::optional<std::string> template_file(const FileSystem& fs, const std::string
 
 // `url` with exactly one trailing '/'; "" stays "".
 std::string normalized_base_url(std::string url);
+// Whether `url` is a base URL that kbc.yaml's schema accepts (its `base_url` pattern): the one
+// check for kbc.yaml and --base-url.
+bool is_valid_base_url(const std::string& url);
 
 }  // namespace kbc

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "base/diagnostic.h"
+#include "base/text.h"
 #include "render/mustache_data.h"
 #include "render/record.h"
 
@@ -16,7 +17,7 @@ using kainjow::mustache::mustache;
 using nlohmann::ordered_json;
 
 std::string percent(const ordered_json& rate) {
-  return rate.is_number() ? std::to_string(std::lround(rate.get<double>() * 100)) : "?";
+  return rate.is_number() ? std::to_string(whole_percent(rate.get<double>())) : "?";
 }
 
 // The action of the i-th item of `list` in `language`: from the translated list

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "base/text.h"
 #include "render/mustache_data.h"
 #include "render/record.h"
 #include "site/markdown_html.h"
@@ -21,7 +22,7 @@ const ordered_json& list(const ordered_json& object, const char* key) {
 }
 
 std::string percent(const ordered_json& value) {
-  return value.is_number() ? std::to_string(std::lround(value.get<double>() * 100)) + "%" : "—";
+  return value.is_number() ? std::to_string(whole_percent(value.get<double>())) + "%" : "—";
 }
 
 std::string label(const json& strings, const std::string& key) {

@@ -463,6 +463,21 @@ TEST_CASE("a base URL adds canonical links, a sitemap with alternates and Atom f
   CHECK(files.at("site/en/index.html").find("<a href=\"https://kb.example") == std::string::npos);
 }
 
+TEST_CASE("build checks --base-url as kbc.yaml's base_url is checked") {
+  TempKb kb;
+  for (const std::string url : {"https:///x", "ftp://kb.example", "https://kb.example/a b",
+                                "https://kb.example/?q", "kb.example"}) {
+    INFO(url);
+    const Run run = kbc("build " + kb.arg() + " --base-url '" + url + "'");
+    CHECK(run.status == 2);
+    CHECK(run.output.find("--base-url must be an absolute http(s) URL") != std::string::npos);
+    write(kb.root / "kbc.yaml", "base_url: '" + url + "'\n");
+    CHECK(kbc("lint " + kb.arg()).status == 1);
+    fs::remove(kb.root / "kbc.yaml");
+  }
+  CHECK(kbc("build " + kb.arg() + " --base-url http://kb.example:8080/docs/").status == 0);
+}
+
 TEST_CASE("kbc.yaml sets the title and base_url, and its mistakes are diagnosed like an entry's") {
   TempKb kb;
   write(kb.root / "kbc.yaml", "title: GPU errors\nbase_url: https://kb.example/\n");

@@ -59,3 +59,12 @@ TEST_CASE("a digest is SHA-256 of the texts, each framed by its length") {
   CHECK(Digest().add("a").add("").hex() != Digest().add("a").hex());
   CHECK(digest_of(std::string(1 << 20, 'x')) == digest_of(std::string(1 << 20, 'x')));
 }
+
+TEST_CASE("a rate is shown as a whole percentage rounded half up, everywhere the same") {
+  CHECK(whole_percent(0.947) == 95);
+  CHECK(whole_percent(0.944) == 94);
+  CHECK(whole_percent(0.5) == 50);
+  CHECK(whole_percent(0.005) == 1);
+  CHECK(whole_percent(1.0) == 100);
+  CHECK(whole_percent(0.0) == 0);
+}
