@@ -6,6 +6,9 @@
 // the schema-valid entries of a knowledge base (no lint), as the published records `kbc build`
 // would write, or the records of a published bundle. Ends with exit status 0 at the end of its
 // input; 2 when the entries cannot be read or standard output fails.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <csignal>
 #include <iostream>
@@ -77,6 +80,15 @@ int run_mcp(const Arguments& arguments) {
     throw ToolError("kbc mcp: takes no operands; the client speaks on standard input");
   if (arguments.values.count("--root") && arguments.values.count("--bundle"))
     throw ToolError("kbc mcp: give --root or --bundle, not both");
+  // A client starts kbc mcp with pipes on both: without them there is no one to serve.
+  for (const auto& [fd, name] :
+       {std::pair{STDIN_FILENO, "input"}, std::pair{STDOUT_FILENO, "output"}}) {
+    if (::fcntl(fd, F_GETFD) == -1) {
+      throw ToolError(std::string("kbc mcp: standard ") + name +
+                      " is closed; an MCP client runs kbc mcp with a pipe on its standard input "
+                      "and output");
+    }
+  }
   const bool from_bundle = arguments.values.count("--bundle") > 0;
   Served served = from_bundle ? bundle_entries(arguments.values.at("--bundle"))
                               : knowledge_base_entries(arguments.value_or("--root", "."),
@@ -93,8 +105,12 @@ int run_mcp(const Arguments& arguments) {
             << " entries; reading JSON-RPC messages, one per line, on standard input\n";
   // A client that goes away makes writes fail (and the server end) instead of killing it.
   std::signal(SIGPIPE, SIG_IGN);
-  if (!serve_lines(server, std::cin, std::cout))
-    throw ToolError("kbc mcp: cannot write standard output");
+  try {
+    if (!serve_lines(server, std::cin, std::cout))
+      throw ToolError("kbc mcp: cannot write standard output");
+  } catch (const std::ios_base::failure& error) {
+    throw ToolError(std::string("kbc mcp: cannot read standard input: ") + error.what());
+  }
   return 0;
 }
 

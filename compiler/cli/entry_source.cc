@@ -5,6 +5,7 @@
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
+#include "base/json_depth.h"
 #include "pipeline.h"
 
 namespace kbc {
@@ -45,9 +46,11 @@ template <typename Json>
 Json read_bundle(std::string_view command, const std::string& path) {
   const std::string text = bundle_text(command, path);
   try {
-    return Json::parse(text);
+    return parse_json_within<Json>(text, kMaxBundleDepth);
   } catch (const nlohmann::json::exception& error) {
     throw bundle_error(command, path, json_error(error));
+  } catch (const JsonTooDeep& error) {
+    throw bundle_error(command, path, error.what());
   }
 }
 

@@ -17,12 +17,14 @@
 namespace kbc {
 
 inline constexpr std::size_t kMaxBundleBytes = std::size_t{256} << 20;
+// A record is five levels deep; a bundle nested deeper than this is refused.
+inline constexpr int kMaxBundleDepth = 32;
 
 // nlohmann's message without its "[json.exception.parse_error.101] " prefix.
 std::string json_error(const std::exception& error);
 
 // The bundle at `path`, parsed. Throws ToolError "kbc <command>: ..." when it cannot be read,
-// is over kMaxBundleBytes or is not JSON.
+// is over kMaxBundleBytes, nests deeper than kMaxBundleDepth or is not JSON.
 template <typename Json>
 Json read_bundle(std::string_view command, const std::string& path);
 

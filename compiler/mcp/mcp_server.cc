@@ -4,6 +4,7 @@
 #include <istream>
 #include <ostream>
 
+#include "base/json_depth.h"
 #include "base/text.h"
 
 namespace kbc {
@@ -92,9 +93,12 @@ std::optional<std::string> McpServer::handle(std::string_view message) const {
   if (message.size() > options_.max_message_bytes) return too_long_reply();
   json request;
   try {
-    request = json::parse(message.begin(), message.end());
+    request = parse_json_within<json>(message, kMaxMessageDepth);
   } catch (const json::exception& error) {
     return line_of(error_reply(nullptr, kParseError, parse_error_message(error)));
+  } catch (const JsonTooDeep& error) {
+    return line_of(error_reply(nullptr, kInvalidRequest,
+                               std::string("Invalid Request: the message is ") + error.what()));
   }
   ordered_json id;  // null until the request's id is known to be valid
   try {

@@ -40,6 +40,8 @@
 namespace kbc {
 
 constexpr std::size_t kMaxMessageBytes = std::size_t{16} << 20;
+// A request nested deeper than this is refused (its arguments are a level or two deep).
+constexpr int kMaxMessageDepth = 32;
 
 // The protocol versions the server speaks, oldest first; the last is the latest.
 extern const std::vector<std::string_view> kProtocolVersions;

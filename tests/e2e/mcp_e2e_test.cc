@@ -268,6 +268,8 @@ TEST_CASE("kbc mcp refuses bad usage and bad bundles with exit 2") {
   TempKb kb;
   kbc_e2e::write(kb.root / "bad.json", "{\"not\": \"a bundle\"}");
   kbc_e2e::write(kb.root / "broken.json", "[{");
+  // A bundle nested 300,000 arrays deep overflowed the stack of a recursive copy.
+  kbc_e2e::write(kb.root / "deep.json", std::string(300000, '[') + std::string(300000, ']'));
   struct Case {
     std::string args;
     std::string message;
@@ -279,6 +281,7 @@ TEST_CASE("kbc mcp refuses bad usage and bad bundles with exit 2") {
       {"mcp --bundle " + (kb.root / "bad.json").string(), "a bundle is a JSON array of records"},
       {"mcp --bundle " + (kb.root / "broken.json").string(), "parse error"},
       {"mcp --root " + (kb.root / "nowhere").string(), ""},
+      {"mcp --bundle " + (kb.root / "deep.json").string(), "nested deeper than 32 levels"},
   };
   for (const Case& c : cases) {
     const kbc_e2e::Run run = kbc_e2e::kbc(c.args + " < /dev/null");
@@ -286,4 +289,20 @@ TEST_CASE("kbc mcp refuses bad usage and bad bundles with exit 2") {
     CHECK(run.status == 2);
     CHECK(run.output.find(c.message) != std::string::npos);
   }
+  const kbc_e2e::Run closed = kbc_e2e::kbc("mcp " + kb.arg() + " <&-");
+  CHECK(closed.status == 2);
+  CHECK(closed.output.find("kbc mcp: standard input is closed") != std::string::npos);
+}
+
+TEST_CASE("kbc mcp refuses a message nested too deep as it reads it, and goes on") {
+  TempKb kb;
+  // 15 MiB of '[' on one line made 1.2 GB of nodes.
+  kbc_e2e::write(kb.root / "session.txt", std::string(15 << 20, '[') + "\n" +
+                                              R"({"jsonrpc":"2.0","id":1,"method":"ping"})" + "\n");
+  const kbc_e2e::Run run =
+      kbc_e2e::shell("ulimit -v 1000000; " + std::string(KBC_BINARY) + " mcp " + kb.arg() + " < " +
+                     (kb.root / "session.txt").string() + " 2>/dev/null");
+  CHECK(run.status == 0);
+  CHECK(run.output.find("the message is nested deeper than 32 levels") != std::string::npos);
+  CHECK(run.output.find(R"({"jsonrpc":"2.0","id":1,"result":{}})") != std::string::npos);
 }
