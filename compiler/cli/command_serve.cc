@@ -94,13 +94,10 @@ void report(const ServeBuild& build, const BuildStatus& status, bool color) {
     std::cerr << count(build.update.entries, "entry", "entries") << ", "
               << count(count_severity(build.printed, Severity::kWarning), "warning", "warnings")
               << " in " << build.took.count() << " ms";
-  } else if (!status.site_ok) {  // no build without errors yet: this one is served
+  } else {  // the entries with errors are left out, their pages show the errors
     std::cerr << count(errors, "error", "errors") << "; serving the "
               << count(build.update.entries, "entry", "entries") << " without errors ("
               << count(build.left_out, "file", "files") << " left out)";
-  } else {
-    std::cerr << count(errors, "error", "errors") << "; still serving build "
-              << status.site_generation << ", the last without errors";
   }
   std::cerr << std::endl;
 }

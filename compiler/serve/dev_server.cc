@@ -6,9 +6,14 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <random>
+#include <set>
 
+#include "base/text.h"
+#include "model/entry.h"
 #include "serve/site_files.h"
+#include "site/markdown_html.h"
 
 namespace kbc {
 namespace {
@@ -18,6 +23,12 @@ namespace {
 constexpr std::size_t kServerThreads = 64;
 // Short, so an idle browser connection neither holds a thread nor delays the shutdown for long.
 constexpr time_t kKeepAliveSeconds = 1;
+// A client that sends nothing for this long is dropped: one that trickles a header line every
+// few seconds would otherwise hold a thread for as long as it likes (slowloris).
+constexpr time_t kReadTimeoutSeconds = 2;
+// Long polls past this many are turned away (503, and the page asks again a second later), so
+// that open pages never take the threads that serve pages.
+constexpr std::size_t kMostWaits = kServerThreads - 16;
 
 // Distinguishes one run of the server from the next, so that open pages reload after a restart.
 std::string random_server_id() {
@@ -39,12 +50,43 @@ constexpr const char* kText = "text/plain; charset=utf-8";
 
 // Whether a request's Host names this machine: a page of another site whose name is made to
 // resolve to 127.0.0.1 (DNS rebinding) must not read what the server serves.
-bool is_local_host(const std::string& host, int port) {
+bool is_local_host(const std::string& given, int port) {
+  const std::string host = ascii_lower(given);  // host names ignore case (RFC 3986)
   const std::string with_port = ":" + std::to_string(port);
   for (const std::string_view name : {"127.0.0.1", "localhost"}) {
     if (host == name || host == std::string(name) + with_port) return true;
   }
   return host.empty();  // HTTP/1.0 without Host: not a browser
+}
+
+// The page for a path the served site does not have, when it is the page of an entry whose file
+// has errors (left out of the site): those errors.
+std::optional<std::string> broken_entry_page(const std::string& path,
+                                             const Diagnostics& diagnostics) {
+  std::set<std::string> broken;
+  for (const Diagnostic& d : diagnostics) {
+    if (d.severity == Severity::kError && d.path.starts_with("entries/")) broken.insert(d.path);
+  }
+  for (const std::string& file : broken) {
+    const std::string id = id_from_entry_path(file);
+    if (path.find("/" + id + ".html") == std::string::npos && !path.ends_with("/" + id) &&
+        path.find("/" + id + "/") == std::string::npos)
+      continue;
+    const std::string title = "Not built: " + file + " has errors";
+    std::string page = "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>" +
+                       escape_html(title) + "</title></head>\n<body>\n<h1>" + escape_html(title) +
+                       "</h1>\n<p>kbc serve shows the page once they are fixed.</p>\n<pre>";
+    for (const Diagnostic& d : diagnostics) {
+      if (d.path != file) continue;
+      page +=
+          escape_html(d.path + ":" + std::to_string(d.at.line) + ":" + std::to_string(d.at.column) +
+                      ": " + std::string(severity_name(d.severity)) + ": " + d.message + " [" +
+                      d.rule + "]") +
+          "\n";
+    }
+    return page + "</pre>\n</body></html>\n";
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -53,6 +95,12 @@ DevServer::DevServer() : http_(std::make_unique<httplib::Server>()) {
   status_.server = random_server_id();
   http_->set_socket_options(reuse_address);
   http_->set_keep_alive_timeout(kKeepAliveSeconds);
+  http_->set_read_timeout(kReadTimeoutSeconds, 0);
+  // One answer per connection, said with "Connection: close": httplib 0.11 (Debian's) reads a
+  // pipelined second request into its buffer and then waits for the socket, so it would never
+  // answer it; told to close, a client sends it again on a new connection, as HTTP/1.1 asks of
+  // pipelining clients. Connections to 127.0.0.1 cost next to nothing.
+  http_->set_keep_alive_max_count(1);
   http_->new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
   route();
 }
@@ -78,7 +126,10 @@ int DevServer::bind(int port) {
 BuildStatus DevServer::publish(SiteUpdate update) {
   const bool good =
       update.failure.empty() && count_severity(update.diagnostics, Severity::kError) == 0;
-  const bool replace = update.tree && (good || !status_.site_ok);
+  // A build whose entries have errors still replaces the site: the entries without errors are
+  // served, and the page of each left out shows its errors (missing_page). Only a failure of
+  // the tool, which builds nothing, keeps the site being served.
+  const bool replace = update.tree != nullptr;
   const bool same = replace && site_ && site_->files() == update.tree->files();
   BuildStatus published;
   {
@@ -155,6 +206,17 @@ void DevServer::route() {
   http_->Get(".*", [this](const httplib::Request& request, httplib::Response& response) {
     serve_site(request, response);
   });
+  // A preview serves pages: GET and HEAD only.
+  const auto not_allowed = [](const httplib::Request&, httplib::Response& response) {
+    response.status = 405;
+    response.set_header("Allow", "GET, HEAD");
+    response.set_content("kbc serve answers GET and HEAD only\n", kText);
+  };
+  http_->Post(".*", not_allowed);
+  http_->Put(".*", not_allowed);
+  http_->Patch(".*", not_allowed);
+  http_->Delete(".*", not_allowed);
+  http_->Options(".*", not_allowed);
 }
 
 // /__kbc/wait?since=GENERATION: the status once there is a newer build, or after
@@ -170,8 +232,16 @@ void DevServer::answer_wait(const httplib::Request& request, httplib::Response& 
     return;
   }
   std::unique_lock lock(mutex_);
+  if (waits_ >= kMostWaits) {
+    response.status = 503;
+    response.set_header("Retry-After", "1");
+    response.set_content("too many pages wait for a build; ask again\n", kText);
+    return;
+  }
+  ++waits_;
   published_.wait_for(lock, std::chrono::seconds(kLongPollSeconds),
                       [&] { return stopping_ || status_.generation != since; });
+  --waits_;
   response.set_content(status_json_, "application/json");
 }
 
@@ -192,8 +262,19 @@ void DevServer::serve_site(const httplib::Request& request, httplib::Response& r
     response.set_redirect(found.location, 302);
     return;
   }
+  if (found.kind == SiteLookup::Kind::kMissing) {
+    response.status = 404;
+    std::optional<std::string> page;
+    {
+      const std::lock_guard lock(mutex_);
+      page = broken_entry_page(request.path, status_.diagnostics);
+    }
+    if (page) {
+      response.set_content(with_live_reload(*page, served), "text/html; charset=utf-8");
+      return;
+    }
+  }
   const auto file = site->files().find(found.key);
-  if (found.kind == SiteLookup::Kind::kMissing) response.status = 404;
   if (file == site->files().end()) {
     response.set_content("not found\n", kText);
   } else if (found.key.ends_with(".html")) {

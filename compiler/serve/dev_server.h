@@ -9,11 +9,10 @@
 // user's dist/ is never touched, and a new site replaces the old one with one pointer swap while
 // each request keeps the tree it started with.
 //
-// publish() decides what is served: a build without errors from then on; a build with errors
-// (lint, broken links, a failure of the tool) leaves the last good site in place, and its
-// findings go to the open pages. Until some build has had no errors, the newest site is served,
-// built like `kbc build --keep-going` without the entries that have errors, so there is always
-// something to look at.
+// publish() decides what is served: the newest site, built like `kbc build --keep-going`
+// without the entries that have errors, whose pages show those errors instead, so that one
+// broken entry (a new one from `kbc new`) never hides the rest; a failure of the tool, which
+// builds nothing, leaves the site being served in place. The findings go to the open pages.
 #pragma once
 
 #include <atomic>
@@ -86,6 +85,7 @@ class DevServer {
   BuildStatus status_;
   std::string status_json_;
   bool stopping_ = false;
+  mutable std::size_t waits_ = 0;  // long polls waiting, under the mutex
 };
 
 }  // namespace kbc

@@ -228,7 +228,8 @@ std::set<std::string> names_in(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("kbc serve rebuilds on an edit and keeps the last good site while lint fails") {
+TEST_CASE(
+    "kbc serve rebuilds on an edit and shows an entry's errors on its page while lint fails") {
   TempDir temp;
   const fs::path entry = temp.root() / kEntry;
   Server server(temp.root(), temp.dir / "serve.err");
@@ -270,15 +271,16 @@ TEST_CASE("kbc serve rebuilds on an edit and keeps the last good site while lint
   CHECK(edited.body.find("Every EDITED runtime") != std::string::npos);
   CHECK(edited.body.find("Every CUDA runtime") == std::string::npos);
 
-  // A lint error: reported in the status and the terminal; the last good site stays.
+  // A lint error: reported in the status and the terminal; the other entries are served, and
+  // this one's page shows its errors.
   const std::string action = "- action: 'Install a newer CUDA toolkit";
   const int line = line_of(read(entry), action);
   edit(entry, action, "- action: '' #");
   const json failed = wait_for(port, [](const json& s) { return s["generation"] >= 3; });
   CHECK(failed["ok"] == false);
   CHECK(failed["errors"] == 1);
-  CHECK(failed["site_generation"] == 2);
-  CHECK(failed["site_ok"] == true);
+  CHECK(failed["site_generation"] == 3);
+  CHECK(failed["site_ok"] == false);
   const std::string expected = kEntry + ":" + std::to_string(line) +
                                ":11: error: dead_ends[0] has a blank action: name the fix that "
                                "does not work [entry-blank-text]";
@@ -292,20 +294,23 @@ TEST_CASE("kbc serve rebuilds on an edit and keeps the last good site while lint
     CHECK(d["text"].get<std::string>().starts_with(expected + "\n"));  // then the source line
   }
   CHECK(listed);
-  const Got kept = get(port, kPage);
-  CHECK(kept.status == 200);
-  CHECK(kept.body.find("Every EDITED runtime") != std::string::npos);
-  CHECK(kept.body.find("data-generation=\"3\" data-site-generation=\"2\"") != std::string::npos);
-  const std::string terminal = server.child.stderr_with("build 3: 1 error; still serving build 2");
+  const Got broken = get(port, kPage);
+  CHECK(broken.status == 404);
+  CHECK(broken.body.find("Not built: " + kEntry + " has errors") != std::string::npos);
+  CHECK(broken.body.find(expected) != std::string::npos);
+  CHECK(broken.body.find("data-generation=\"3\" data-site-generation=\"3\"") !=
+        std::string::npos);  // the page reloads once the entry is built
+  CHECK(get(port, "/en/").status == 200);
+  const std::string terminal = server.child.stderr_with("(1 file left out)");
   CHECK(terminal.find(expected) != std::string::npos);
-  CHECK(terminal.find("build 3: 1 error; still serving build 2") != std::string::npos);
+  CHECK(terminal.find("build 3: 1 error; serving the") != std::string::npos);
 
-  // Fixed again: the status is good, and the site, the same as build 2's, keeps its generation
-  // (open pages drop the overlay without reloading).
+  // Fixed again: the status is good, and the entry's page is back.
   edit(entry, "- action: '' #", action);
   const json fixed = wait_for(port, [](const json& s) { return s["generation"] >= 4; });
   CHECK(fixed["ok"] == true);
-  CHECK(fixed["site_generation"] == 2);
+  CHECK(fixed["site_generation"] == 4);
+  CHECK(get(port, kPage).body.find("Every EDITED runtime") != std::string::npos);
 
   // SIGTERM: a clean exit, nothing left in the knowledge base but the parse cache.
   CHECK(server.child.terminate(10s) == 0);
@@ -313,7 +318,7 @@ TEST_CASE("kbc serve rebuilds on an edit and keeps the last good site while lint
   CHECK(names_in(temp.root()) == std::set<std::string>{".kbc-cache", "entries"});
 }
 
-TEST_CASE("kbc serve serves the entries without errors until the first good build") {
+TEST_CASE("kbc serve serves the entries without errors, and a broken entry's errors on its page") {
   TempDir temp;
   const fs::path broken = temp.root() / "entries/cuda/broken-entry.yaml";
   write(broken,
@@ -330,7 +335,10 @@ TEST_CASE("kbc serve serves the entries without errors until the first good buil
   CHECK(first["site_ok"] == false);
   CHECK(first["entries"] == 1);
   CHECK(get(server.port, kPage).status == 200);
-  CHECK(get(server.port, "/en/entries/cuda/broken-entry.html").status == 404);
+  const Got broken_page = get(server.port, "/en/entries/cuda/broken-entry.html");
+  CHECK(broken_page.status == 404);
+  CHECK(broken_page.body.find("Not built: entries/cuda/broken-entry.yaml has errors") !=
+        std::string::npos);
   CHECK(server.child.stderr_with("serving the 1 entry without errors (1 file left out)")
             .find("serving the 1 entry without errors (1 file left out)") != std::string::npos);
 
@@ -446,4 +454,108 @@ TEST_CASE("kbc serve: bad options, a missing knowledge base and a taken port exi
   CHECK(second.stderr_text().find("cannot listen on 127.0.0.1:" + std::to_string(first.port)) !=
         std::string::npos);
   CHECK(first.child.terminate(10s) == 0);
+}
+
+namespace {
+
+// A raw connection to 127.0.0.1:port, for what an HTTP client library would not send.
+struct RawConnection {
+  int fd = -1;
+  explicit RawConnection(int port) {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  }
+  ~RawConnection() { ::close(fd); }
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+  bool send(const std::string& text) const {
+    return ::send(fd, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size());
+  }
+  // What the server sends until it closes the connection, or `limit` passes.
+  std::string until_closed(std::chrono::milliseconds limit) const {
+    std::string out;
+    const Clock::time_point deadline = Clock::now() + limit;
+    while (Clock::now() < deadline) {
+      pollfd ready{fd, POLLIN, 0};
+      if (::poll(&ready, 1, 50) <= 0) continue;
+      char buffer[4096];
+      const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+      if (n <= 0) return out + "<closed>";
+      out.append(buffer, static_cast<std::size_t>(n));
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("kbc serve answers GET and HEAD from localhost in any case, one answer a connection") {
+  TempDir temp;
+  Server server(temp.root(), temp.dir / "serve.err");
+  for (const std::string method : {"POST", "OPTIONS", "PUT", "DELETE"}) {
+    INFO(method);
+    auto answer = client(server.port)->send([&] {
+      httplib::Request request;
+      request.method = method;
+      request.path = "/en/";
+      return request;
+    }());
+    REQUIRE(answer);
+    CHECK(answer->status == 405);
+    CHECK(answer->get_header_value("Allow") == "GET, HEAD");
+  }
+  CHECK(client(server.port)->Head("/en/")->status == 200);
+  const RawConnection upper(server.port);
+  REQUIRE(upper.send(
+      "GET /__kbc/status HTTP/1.1\r\nHost: LOCALHOST:" + std::to_string(server.port) + "\r\n\r\n"));
+  CHECK(upper.until_closed(3s).starts_with("HTTP/1.1 200 OK"));
+  // Two requests in one write: the first is answered and the connection closed, so that the
+  // client sends the second again; neither waits on an open connection.
+  const RawConnection pipelined(server.port);
+  const std::string request = "GET /__kbc/status HTTP/1.1\r\nHost: localhost\r\n\r\n";
+  REQUIRE(pipelined.send(request + request));
+  const Clock::time_point start = Clock::now();
+  const std::string answer = pipelined.until_closed(5s);
+  CHECK(Clock::now() - start < 1s);
+  CHECK(answer.starts_with("HTTP/1.1 200 OK"));
+  CHECK(answer.find("Connection: close") != std::string::npos);
+  CHECK(answer.ends_with("<closed>"));
+}
+
+TEST_CASE("kbc serve answers a page while 70 clients trickle headers or wait for builds") {
+  TempDir temp;
+  Server server(temp.root(), temp.dir / "serve.err");
+  // 70 connections that send a header line every 3 s held every thread for as long as they
+  // went on; they are dropped after 2 s of silence.
+  std::vector<std::unique_ptr<RawConnection>> trickling;
+  for (int i = 0; i < 70; ++i) {
+    trickling.push_back(std::make_unique<RawConnection>(server.port));
+    trickling.back()->send("GET /en/ HTTP/1.1\r\nHost: localhost\r\n");
+  }
+  // 70 pages waiting for a build: those past what the server keeps for pages get 503.
+  std::vector<std::future<int>> waits;
+  for (int i = 0; i < 70; ++i) {
+    waits.push_back(std::async(std::launch::async, [port = server.port] {
+      const auto result = client(port, 30)->Get("/__kbc/wait?since=1");
+      return result ? result->status : 0;
+    }));
+  }
+  std::this_thread::sleep_for(500ms);
+  for (int round = 0; round < 3; ++round) {
+    for (auto& connection : trickling) connection->send("X-Slow: 1\r\n");
+    const Clock::time_point start = Clock::now();
+    CHECK(get(server.port, "/en/").status == 200);
+    CHECK(Clock::now() - start < 3s);
+    std::this_thread::sleep_for(1s);
+  }
+  int turned_away = 0;
+  for (auto& wait : waits) {
+    if (wait.wait_for(0ms) == std::future_status::ready && wait.get() == 503) ++turned_away;
+  }
+  CHECK(turned_away > 0);
+  CHECK(server.child.terminate(10s) == 0);
 }
