@@ -1,6 +1,7 @@
 #include "cli/entry_source.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include "base/diagnostic.h"
@@ -23,15 +24,21 @@ namespace {
 // The text of the bundle at `path`. Throws ToolError "kbc <command>: ..." when it cannot be
 // read or is over kMaxBundleBytes.
 std::string bundle_text(std::string_view command, const std::string& path) {
+  // The user names the bundle: a link to it is followed (unlike files inside a knowledge base).
   const std::string prefix = "kbc " + std::string(command) + ": ";
-  const RealFileSystem fs;
-  const auto bytes = fs.size(path);
-  if (!bytes) throw ToolError(prefix + "cannot read " + path);
-  if (*bytes > kMaxBundleBytes) {
-    throw ToolError(prefix + path + " is " + std::to_string(*bytes) +
+  std::error_code error;
+  const std::uintmax_t bytes = std::filesystem::is_regular_file(path, error)
+                                   ? std::filesystem::file_size(path, error)
+                                   : std::uintmax_t{0};
+  if (error || !std::filesystem::is_regular_file(path, error))
+    throw ToolError(prefix + "cannot read " + path);
+  if (bytes > kMaxBundleBytes) {
+    throw ToolError(prefix + path + " is " + std::to_string(bytes) +
                     " bytes; bundles are limited to " + std::to_string(kMaxBundleBytes));
   }
-  return fs.read(path);
+  std::optional<std::string> text = read_whole_file(path);
+  if (!text) throw ToolError(prefix + "cannot read " + path);
+  return std::move(*text);
 }
 
 // "kbc <command>: <path>: <message>", for what is wrong inside the bundle.
