@@ -1,6 +1,7 @@
 // kbc: the knowledge-base compiler. The driver finds the command in the table (cli/command.cc),
 // parses its options and runs it. Content problems are reported by the command and give exit
 // status 1; every failure of the tool itself ends here as a ToolError: exit status 2.
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -68,6 +69,9 @@ int run(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
+  // A file-size limit (ulimit -f) or a quota makes a write fail with EFBIG, reported as any
+  // write failure, instead of killing kbc halfway through its output.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     return run(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const kbc::ToolError& e) {

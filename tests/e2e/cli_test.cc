@@ -207,6 +207,25 @@ TEST_CASE("a broken template is a tool failure with its message, however many en
   }
 }
 
+TEST_CASE("a write that fails halfway (a full disk) is exit 2, the old output kept, nothing left") {
+  TempKb kb;
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  const auto before = snapshot(kb.root / "dist");
+  write(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml",
+        read(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml") + "# edited\n");
+  // No file may grow past 16 KiB: the bundle and the site's index cannot be written.
+  const Run full =
+      shell("ulimit -f 16; " + std::string(KBC_BINARY) + " build --no-cache " + kb.arg() + " 2>&1");
+  INFO(full.output);
+  CHECK(full.status == 2);
+  CHECK(full.output.find("File too large") != std::string::npos);
+  CHECK(full.output.find("internal error") == std::string::npos);
+  CHECK(snapshot(kb.root / "dist") == before);
+  for (const auto& item : fs::directory_iterator(kb.root))
+    CHECK(item.path().filename().string().find(".tmp-") == std::string::npos);
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+}
+
 TEST_CASE("build --keep-going builds the entries without errors and still fails") {
   TempKb kb;
   write(kb.root / "entries/cuda/broken-entry.yaml", kBroken);
