@@ -387,6 +387,16 @@ TEST_CASE("an id, a domain or a regex of any length gets a diagnostic in every c
   CHECK(kbc("import " + (kb.root / "record.json").string() + " " + kb.arg()).status == 1);
 }
 
+TEST_CASE("a benign file over 1 MiB is a config-benign error") {
+  TempKb kb;
+  write(kb.root / "kbc.yaml", "benign:\n  - logs/big.log\n");
+  write(kb.root / "logs/big.log", std::string((1 << 20) + 1, 'x'));
+  const Run lint = kbc("lint " + kb.arg());
+  CHECK(lint.status == 1);
+  CHECK(lint.output.find("benign file 'logs/big.log' is 1048577 bytes; the limit is 1048576 "
+                         "[config-benign]") != std::string::npos);
+}
+
 TEST_CASE("text written with the YAML escapes \\N and \\_ builds, as UTF-8") {
   TempKb kb;
   const fs::path file = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";

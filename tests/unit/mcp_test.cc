@@ -250,6 +250,24 @@ TEST_CASE("mcp get_entry of an unknown id is a tool error with a did-you-mean") 
         "no entry has the id 'nothing/like-it'");
 }
 
+TEST_CASE("mcp search refuses a query over 1,024 bytes or 64 words, as a tool error") {
+  const McpServer server = make_server();
+  const auto error_of = [&](const std::string& query) {
+    const json result = tool_result(server, "search", json{{"query", query}}.dump());
+    CHECK(result["isError"] == true);
+    return result["content"][0]["text"].get<std::string>();
+  };
+  CHECK(
+      error_of(std::string(1025, 'a')).find("the query is 1025 bytes; search takes at most 1024") !=
+      std::string::npos);
+  std::string words;
+  for (int i = 0; i < 65; ++i) words += "w" + std::to_string(i) + " ";
+  CHECK(error_of(words).find("the query holds 65 words; search takes at most 64") !=
+        std::string::npos);
+  CHECK(tool_result(server, "search", json{{"query", std::string(1024, 'a')}}.dump())["isError"] ==
+        false);
+}
+
 TEST_CASE("mcp search ranks by summed field weights, ties by id") {
   const McpServer server = make_server();
   const auto search = [&](const std::string& arguments) {
