@@ -326,8 +326,9 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
                         const std::vector<json>& strings, OutputTree& tree,
                         const std::vector<BenignLine>* benign) {
   const auto& languages = model.languages();
-  // For each language, its files by path under site/, in the order they are added.
-  std::vector<std::vector<std::pair<std::string, std::string>>> files(languages.size());
+  // For each of a language's three kinds of work, its files by path under site/. One list per
+  // item, not per language: a language's items may fall in two workers' slices.
+  std::vector<std::vector<std::pair<std::string, std::string>>> files(3 * languages.size());
   const MatchFigures figures = match_figures(model, benign);
   parallel_slices(
       3 * languages.size(),
@@ -336,7 +337,7 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
         for (std::size_t k = begin; k < end; ++k) {
           const Language& language = languages[k / 3];
           const std::string& code = language.code;
-          auto& out = files[k / 3];
+          auto& out = files[k];
           if (k % 3 == 0) {
             out.emplace_back(code + "/search-index.json", search_index(model, language));
           } else if (k % 3 == 1) {
@@ -362,8 +363,8 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
         }
       },
       1);
-  for (auto& language_files : files) {
-    for (auto& [path, content] : language_files) tree.add("site/" + path, std::move(content));
+  for (auto& item_files : files) {
+    for (auto& [path, content] : item_files) tree.add("site/" + path, std::move(content));
   }
 }
 

@@ -86,7 +86,9 @@ TEST_CASE("a third language in kbc.yaml gets its pages, records, sitemap, schema
                              ":9:1: warning: root_cause has no Japanese text (root_cause_ja) "
                              "[i18n-missing]"));
   CHECK_FALSE(has(lint.output, "signature has no Japanese text"));
-  REQUIRE(kbc("build " + kb.arg() + " --base-url https://kb.example/").status == 0);
+  const Run build = kbc("build " + kb.arg() + " --base-url https://kb.example/");
+  INFO(build.output);
+  REQUIRE(build.status == 0);
   const auto files = files_under(kb.root / "dist");
   const std::string id = kId;
   CHECK(has(files.at("md/ja/" + id + ".md"), std::string("# ") + kSignatureJa));

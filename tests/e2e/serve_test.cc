@@ -462,12 +462,18 @@ namespace {
 struct RawConnection {
   int fd = -1;
   explicit RawConnection(int port) {
-    fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<std::uint16_t>(port));
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    // A burst of connections can fill the listen queue of a slow (sanitized) server: retry.
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      fd = ::socket(AF_INET, SOCK_STREAM, 0);
+      if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) return;
+      ::close(fd);
+      std::this_thread::sleep_for(100ms);
+    }
+    FAIL("cannot connect to 127.0.0.1:" << port);
   }
   ~RawConnection() { ::close(fd); }
   RawConnection(const RawConnection&) = delete;

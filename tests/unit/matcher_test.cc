@@ -650,8 +650,8 @@ TEST_CASE("a RegexIndex built from plans matches as one that compiles every rege
   CHECK(planned.regex(1)->pattern() == "CUDA.*failed");
   // Both atoms of CUDA.*failed are required: a text with one of them does not make it a
   // candidate; either atom of (oom|killed) does.
-  CHECK_FALSE(std::binary_search(planned.candidates("CUDA ok").begin(),
-                                 planned.candidates("CUDA ok").end(), 1));
+  const std::vector<std::size_t> cuda = planned.candidates("CUDA ok");
+  CHECK_FALSE(std::binary_search(cuda.begin(), cuda.end(), 1));
   const std::vector<std::size_t> killed = planned.candidates("was killed");
   CHECK(std::binary_search(killed.begin(), killed.end(), 3));
 }

@@ -481,8 +481,16 @@ TEST_CASE("mcp survives deeply nested and long messages") {
   CHECK(reply_to(server, deep)["error"]["code"] == -32600);
   CHECK(reply_to(server, R"({"jsonrpc":"2.0","id":)" + deep +
                              R"(,"method":"ping"})")["error"]["code"] == -32600);
-  CHECK(reply_to(server, call("search", R"({"query":)" + deep + "}"))["error"]["code"] == -32602);
-  CHECK(reply_to(server, std::string(100000, '{'))["error"]["code"] == -32700);
+  // Nested deeper than kMaxMessageDepth: refused as it is read, wherever the nesting is.
+  const json in_params = reply_to(server, call("search", R"({"query":)" + deep + "}"));
+  CHECK(in_params["error"]["code"] == -32600);
+  CHECK(in_params["error"]["message"] ==
+        "Invalid Request: the message is nested deeper than 32 levels");
+  CHECK(reply_to(server, std::string(100000, '{'))["error"]["code"] == -32700);  // '{{'
+  // Nested 32 levels, the arguments are read and refused as what they are.
+  const std::string nested = std::string(29, '[') + std::string(29, ']');
+  CHECK(reply_to(server, call("search", R"({"query":)" + nested + "}"))["error"]["code"] == -32602);
+  CHECK(reply_to(server, "[[[")["error"]["code"] == -32700);
   // A long unknown id is quoted only in part, and a long log is matched.
   const json unknown =
       tool_result(server, "get_entry", R"({"id":")" + std::string(5000, 'x') + R"("})");
