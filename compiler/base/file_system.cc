@@ -106,8 +106,12 @@ bool RealFileSystem::is_directory(const std::string& path) const {
   return fs::is_directory(path, error);
 }
 
-std::vector<std::string> RealFileSystem::list(const std::string& dir,
-                                              std::string_view suffix) const {
+namespace {
+
+// The items under `dir` (recursively, links to folders not entered) that `keep` accepts, as paths
+// relative to `dir`, sorted.
+template <typename Keep>
+std::vector<std::string> items_under(const std::string& dir, Keep keep) {
   std::vector<std::string> out;
   std::error_code error;
   fs::recursive_directory_iterator it(dir, error), end;
@@ -117,27 +121,27 @@ std::vector<std::string> RealFileSystem::list(const std::string& dir,
   const std::size_t prefix = (fs::path(dir) / "").native().size();
   for (; it != end; it.increment(error)) {
     if (error) throw ToolError("cannot list " + dir + ": " + error.message());
-    const std::string& path = it->path().native();
-    if (!path.ends_with(suffix) || it->is_symlink(error) || !it->is_regular_file(error)) continue;
-    out.push_back(fs::path(path.substr(prefix)).generic_string());
+    if (keep(*it, error))
+      out.push_back(fs::path(it->path().native().substr(prefix)).generic_string());
   }
   std::sort(out.begin(), out.end());
   return out;
 }
 
+}  // namespace
+
+std::vector<std::string> RealFileSystem::list(const std::string& dir,
+                                              std::string_view suffix) const {
+  return items_under(dir, [&](const fs::directory_entry& item, std::error_code& error) {
+    return item.path().native().ends_with(suffix) && !item.is_symlink(error) &&
+           item.is_regular_file(error);
+  });
+}
+
 std::vector<std::string> RealFileSystem::links(const std::string& dir) const {
-  std::vector<std::string> out;
-  std::error_code error;
-  fs::recursive_directory_iterator it(dir, error), end;
-  if (error) throw ToolError("cannot list " + dir + ": " + error.message());
-  const std::size_t prefix = (fs::path(dir) / "").native().size();
-  for (; it != end; it.increment(error)) {
-    if (error) throw ToolError("cannot list " + dir + ": " + error.message());
-    if (it->is_symlink(error))
-      out.push_back(fs::path(it->path().native().substr(prefix)).generic_string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
+  return items_under(dir, [](const fs::directory_entry& item, std::error_code& error) {
+    return item.is_symlink(error);
+  });
 }
 
 std::string MemoryFileSystem::read(const std::string& path) const {

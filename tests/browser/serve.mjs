@@ -116,12 +116,14 @@ try {
     await page.waitForFunction(() => !window.kbcNotReloaded && document.body.textContent.includes('Every EDITED runtime'));
   });
 
-  await test('a lint error shows in an overlay over the last good page, which stays', async () => {
+  await test("a lint error turns the entry's page into its errors, with the overlay over them", async () => {
     await page.evaluate(() => { window.kbcNotReloaded = true; });
     edit(ACTION, "- action: '' # <b>bold</b>");
+    // The entry is left out of the site: the open page reloads into the page of its errors.
+    await page.waitForFunction(() => !window.kbcNotReloaded && document.title.startsWith('Not built'));
     await overlay.waitFor({ state: 'visible' });
     const text = await overlay.textContent();
-    assert.match(text, /1 error; showing the last good site/);
+    assert.match(text, /1 error; the entries with errors are left out/);
     if (options.screenshots) {
       fs.mkdirSync(options.screenshots, { recursive: true });
       await page.screenshot({ path: path.join(options.screenshots, 'serve-overlay.png') });
@@ -130,8 +132,9 @@ try {
     assert.match(text, /<b>bold<\/b>/, 'the source line is shown as text, not as HTML');
     assert.equal(await overlay.locator('b').count(), 0);
     assert.equal(await overlay.getAttribute('role'), 'alert');
-    assert.ok(await page.evaluate(() => window.kbcNotReloaded), 'the page did not reload');
-    assert.ok((await page.textContent('main')).includes('Every EDITED runtime'));
+    const body = await page.textContent('body');
+    assert.match(body, /Not built: entries\/cuda\/driver-version-insufficient\.yaml has errors/);
+    assert.match(body, /dead_ends\[0\] has a blank action/);
   });
 
   await test('the overlay passes axe-core, light and dark, and Escape dismisses it', async () => {
@@ -150,12 +153,15 @@ try {
     await overlay.waitFor({ state: 'detached' });
   });
 
-  await test('fixing the error removes the overlay; a new error brings it back', async () => {
+  await test('an edit that leaves the site as it was brings the overlay back without a reload; the fix brings the page back', async () => {
+    await page.evaluate(() => { window.kbcNotReloaded = true; });
     edit("- action: '' # <b>bold</b>", "- action: ''   # <b>bold</b>");
     await overlay.waitFor({ state: 'visible' });
-    edit("- action: ''   # <b>bold</b>", ACTION);
-    await overlay.waitFor({ state: 'detached' });
     assert.ok(await page.evaluate(() => window.kbcNotReloaded), 'an unchanged site does not reload the page');
+    edit("- action: ''   # <b>bold</b>", ACTION);
+    await page.waitForFunction(() => !window.kbcNotReloaded && document.body.textContent.includes('Every EDITED runtime'));
+    assert.equal(await overlay.count(), 0);
+    await page.evaluate(() => { window.kbcNotReloaded = true; });
   });
 
   await test('a restarted server reloads the page', async () => {
