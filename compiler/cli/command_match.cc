@@ -204,8 +204,9 @@ int run_match(const Arguments& arguments) {
   const bool from_stdin = arguments.positional.empty() || arguments.positional[0] == "-";
   std::string text = from_stdin ? "" : arguments.positional[0];
   const bool whole = from_stdin ? read_stdin_start(kPlannedBytes, text) : true;
+  const bool planned = whole && text.size() <= kPlannedBytes;
   const std::optional<std::string> plans_path =
-      cache && whole && text.size() <= kPlannedBytes ? user_regex_plans_path() : std::nullopt;
+      cache && planned ? user_regex_plans_path() : std::nullopt;
   RegexPlans& plans =
       kept_until_exit<RegexPlans>(plans_path ? RegexPlans::read(*plans_path) : RegexPlans());
   std::optional<Phase> phase("load");
@@ -216,9 +217,7 @@ int run_match(const Arguments& arguments) {
   phase.emplace("index");
   const auto& benign = kept_until_exit<std::vector<BenignLine>>(benign_lines_with(benign_files));
   const Matcher& matcher = kept_until_exit<Matcher>(
-      std::move(records),
-      MatchOptions{.benign = &benign,
-                   .plans = whole && text.size() <= kPlannedBytes ? &plans : nullptr});
+      std::move(records), MatchOptions{.benign = &benign, .plans = planned ? &plans : nullptr});
   if (plans_path && plans.changed()) plans.write(*plans_path);
   phase.emplace("scan");
   prepare_allocator_for_scan();
