@@ -27,6 +27,14 @@ using namespace kbc_e2e;
 namespace {
 
 // Every file under `dir`, by relative path.
+// Checks that no staging folder of a build (".<out>.tmp-PID-N") is left in `dir`.
+void check_no_staging_left(const fs::path& dir) {
+  for (const auto& item : fs::directory_iterator(dir)) {
+    INFO(item.path());
+    CHECK(item.path().filename().string().find(".tmp") == std::string::npos);
+  }
+}
+
 std::map<std::string, std::string> snapshot(const fs::path& dir) {
   std::map<std::string, std::string> files;
   for (const auto& item : fs::recursive_directory_iterator(dir)) {
@@ -106,10 +114,7 @@ TEST_CASE("a failed build leaves the previous output exactly as it was") {
   CHECK(failed.output.find("broken-entry.yaml:8:11: error: dead_ends[0] has a blank action") !=
         std::string::npos);
   CHECK(snapshot(kb.root / "dist") == before);
-  for (const auto& item : fs::directory_iterator(kb.root)) {
-    CHECK(item.path().filename().string().find(".tmp") ==
-          std::string::npos);  // no staging left over
-  }
+  check_no_staging_left(kb.root);
 }
 
 TEST_CASE("build --out with a trailing slash, or a link to a folder, replaces it like any folder") {
@@ -156,10 +161,7 @@ TEST_CASE("a build killed at any moment leaves the old output or the new, and no
     CHECK_NOTHROW(nlohmann::json::parse(read(out / "kb.json")));
   }
   REQUIRE(kbc("build " + kb.arg()).status == 0);
-  for (const auto& item : fs::directory_iterator(kb.root)) {
-    INFO(item.path());
-    CHECK(item.path().filename().string().find(".tmp-") == std::string::npos);
-  }
+  check_no_staging_left(kb.root);
 }
 
 TEST_CASE("an output that cannot be written is a tool failure that says why, exit 2") {
@@ -221,8 +223,7 @@ TEST_CASE("a write that fails halfway (a full disk) is exit 2, the old output ke
   CHECK(full.output.find("File too large") != std::string::npos);
   CHECK(full.output.find("internal error") == std::string::npos);
   CHECK(snapshot(kb.root / "dist") == before);
-  for (const auto& item : fs::directory_iterator(kb.root))
-    CHECK(item.path().filename().string().find(".tmp-") == std::string::npos);
+  check_no_staging_left(kb.root);
   REQUIRE(kbc("build " + kb.arg()).status == 0);
 }
 

@@ -554,30 +554,39 @@ TEST_CASE("hit_json: stable keys, offsets in code points") {
   CHECK(json["dead_ends"][0]["fail_rate"] == 0.7);
 }
 
+namespace {
+
+// Patterns of every kind the prefilter meets: with atoms, without (x?, ^$), beyond ASCII, and
+// with atoms of digits alone (the last two, kept in a group of shards of their own); and texts
+// that some of them match.
+const std::vector<std::string> kIndexPatterns = {"(?i)out of memory",
+                                                 "CUDA.*failed",
+                                                 "[0-9]+ms",
+                                                 "(?i)(oom|killed)",
+                                                 "x?",
+                                                 "^$",
+                                                 "(?i)错误.*内存",
+                                                 "(?i)(410.*gone|endpoint.*removed)",
+                                                 "exit (code|status) 137"};
+const std::vector<std::string> kIndexTexts = {"RuntimeError: CUDA out of memory",
+                                              "OOMKilled",
+                                              "CUDA launch failed after 35ms",
+                                              "",
+                                              "错误：显存内存不足",
+                                              "nothing",
+                                              "HTTP 410 Gone after 35ms",
+                                              "HTTP 411 Gone after 35ms",
+                                              "the endpoint was removed",
+                                              "OOMKilled: exit code 137"};
+
+}  // namespace
+
 TEST_CASE("RegexIndex candidates are a superset of the matches, each answer remembered") {
-  // The last two have atoms of digits alone, kept in a group of shards of their own.
-  const std::vector<std::string> patterns = {"(?i)out of memory",
-                                             "CUDA.*failed",
-                                             "[0-9]+ms",
-                                             "(?i)(oom|killed)",
-                                             "x?",
-                                             "^$",
-                                             "(?i)错误.*内存",
-                                             "(?i)(410.*gone|endpoint.*removed)",
-                                             "exit (code|status) 137"};
+  const std::vector<std::string>& patterns = kIndexPatterns;
   std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
   views.push_back(std::nullopt);
-  const std::vector<std::string> texts = {"RuntimeError: CUDA out of memory",
-                                          "OOMKilled",
-                                          "CUDA launch failed after 35ms",
-                                          "",
-                                          "错误：显存内存不足",
-                                          "nothing",
-                                          "HTTP 410 Gone after 35ms",
-                                          "HTTP 411 Gone after 35ms",
-                                          "the endpoint was removed",
-                                          "OOMKilled: exit code 137",
-                                          "exit status 137 (out of memory)"};
+  std::vector<std::string> texts = kIndexTexts;
+  texts.push_back("exit status 137 (out of memory)");
   const RegexIndex index(views);
   RegexIndex::Scratch scratch;
   for (const std::string& text : texts) {
@@ -596,19 +605,8 @@ TEST_CASE("RegexIndex candidates are a superset of the matches, each answer reme
 }
 
 TEST_CASE("a RegexIndex built from plans matches as one that compiles every regex") {
-  const std::vector<std::string> patterns = {"(?i)out of memory",
-                                             "CUDA.*failed",
-                                             "[0-9]+ms",
-                                             "(?i)(oom|killed)",
-                                             "x?",
-                                             "^$",
-                                             "(?i)错误.*内存",
-                                             "(?i)(410.*gone|endpoint.*removed)",
-                                             "exit (code|status) 137",
-                                             "(unclosed",
-                                             "Xid 79",
-                                             "ab",
-                                             "ÄRGER im Büro"};
+  std::vector<std::string> patterns = kIndexPatterns;
+  patterns.insert(patterns.end(), {"(unclosed", "Xid 79", "ab", "ÄRGER im Büro"});
   std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
   views.push_back(std::nullopt);
   // The last three are literal texts: one found with the atoms, two compiled.
@@ -621,19 +619,9 @@ TEST_CASE("a RegexIndex built from plans matches as one that compiles every rege
   CHECK(plans.changed());
   CHECK(planned.error(9) == full.error(9));
   CHECK_FALSE(planned.error(9).empty());
-  const std::vector<std::string> texts = {"RuntimeError: CUDA out of memory",
-                                          "OOMKilled",
-                                          "CUDA launch failed after 35ms",
-                                          "",
-                                          "错误：显存内存不足",
-                                          "HTTP 410 Gone after 35ms",
-                                          "HTTP 411 Gone after 35ms",
-                                          "the endpoint was removed",
-                                          "OOMKilled: exit code 137",
-                                          "GPU has fallen off the bus: xid 79",
-                                          "xx AB ab",
-                                          "ärger im büro, ÄRGER IM BÜRO",
-                                          "nothing"};
+  std::vector<std::string> texts = kIndexTexts;
+  texts.insert(texts.end(),
+               {"GPU has fallen off the bus: xid 79", "xx AB ab", "ärger im büro, ÄRGER IM BÜRO"});
   RegexIndex::Scratch scratch, full_scratch;
   for (const std::string& text : texts) {
     INFO(text);
