@@ -387,6 +387,35 @@ json root_page(const SiteModel& model) {
   return root;
 }
 
+// The model of site/404.html, the page static hosts (GitHub Pages, Netlify, Cloudflare Pages)
+// serve for any missing address: each language's "not found" text, search box and home link,
+// relative to the site's root (with a base_url, a <base> makes them so at any depth; without one,
+// the page's script finds the root).
+json root_not_found_page(const SiteModel& model, const std::vector<json>& strings) {
+  const std::string& base_url = model.config().base_url;
+  const auto text = [&](std::size_t language, const char* key) {
+    return strings[language].value(key, std::string());
+  };
+  json page = {{"site_title", model.config().title},
+               {"base_lang", model.languages().front().html_lang},
+               {"title", text(0, "not_found_title")},
+               {"languages", json::array()}};
+  if (!base_url.empty()) page["base_href"] = base_url;
+  for (std::size_t k = 0; k < model.languages().size(); ++k) {
+    const Language& language = model.languages()[k];
+    page["languages"].push_back({{"code", language.code},
+                                 {"hreflang", language.html_lang},
+                                 {"title", text(k, "not_found_title")},
+                                 {"text", text(k, "not_found_text")},
+                                 {"label", text(k, "search_label")},
+                                 {"button", text(k, "search_button")},
+                                 {"back_home", text(k, "back_home")},
+                                 {"search", language.code + "/search.html"},
+                                 {"home", language.code + "/index.html"}});
+  }
+  return page;
+}
+
 }  // namespace
 
 void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
@@ -396,7 +425,7 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   };
   const std::vector<json> strings = all_strings(model, templates);
   for (const char* name : {"layout", "search_form", "paste_box", "entry", "home", "domain",
-                           "search", "not_found", "root"}) {
+                           "search", "not_found", "root", "root_not_found"}) {
     templates.text(std::string("site/") + name + ".html.mustache");  // read once, before workers
   }
   {
@@ -409,6 +438,7 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   }
   PageRenderer renderer(templates, model.languages(), strings);
   add("index.html", renderer.standalone("root", root_page(model)));
+  add("404.html", renderer.standalone("root_not_found", root_not_found_page(model, strings)));
 
   std::string robots = "User-agent: *\nAllow: /\n";
   if (!model.config().base_url.empty()) {

@@ -115,9 +115,10 @@ function serve(root, prefix = '/') {
     }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      // A page under en/ or zh/ gets that language's 404 page, with the 404 status.
+      // A page under en/ or zh/ gets that language's 404 page, any other the site's own
+      // 404.html (what GitHub Pages serves for every missing page), with the 404 status.
       const lang = pathname.split('/')[1];
-      const notFound = path.join(root, lang === 'zh' ? 'zh' : 'en', '404.html');
+      const notFound = lang === 'en' || lang === 'zh' ? path.join(root, lang, '404.html') : path.join(root, '404.html');
       const isPage = pathname.endsWith('/') || pathname.endsWith('.html');
       if (isPage && fs.existsSync(notFound)) {
         response.writeHead(404, { 'content-type': TYPES['.html'] }).end(fs.readFileSync(notFound));
@@ -1044,6 +1045,27 @@ try {
     }
   });
 
+  await test('p8. the site\'s 404.html, served for a missing page deep under a sub-path, finds the site\'s root (no base_url)', async () => {
+    const prefix = '/docs/errors/kb/';
+    const sub = await serve(site, prefix);
+    try {
+      await withPage({}, async (page) => {
+        const response = await page.goto(`${sub.origin}${prefix}gone/deeper/page.html`);
+        assert.equal(response.status(), 404);
+        const home = page.locator('a[hreflang="zh-CN"]');
+        await page.waitForFunction(() => document.querySelector('a[hreflang="zh-CN"]').getAttribute('href').startsWith('/'));
+        assert.equal(await home.getAttribute('href'), `${prefix}zh/index.html`);
+        // The stylesheet loaded from the root: the search row is laid out as on other pages.
+        await page.waitForFunction(() => getComputedStyle(document.querySelector('.search-row')).display === 'flex');
+        await page.locator('#q-en').fill(enQuery);
+        await page.locator('#q-en').press('Enter');
+        await page.waitForURL(`${sub.origin}${prefix}en/search.html?q=${encodeURIComponent(enQuery).replace(/%20/g, '+')}`);
+      });
+    } finally {
+      await sub.close();
+    }
+  });
+
   await test(`e. no console error or page error on any page visited (and site/index.html, 404, domain pages, file://)`, async () => {
     await withPage({ locale: 'en-US' }, async (page) => {
       await page.goto(at('index.html'));
@@ -1077,7 +1099,8 @@ try {
     const favicon = problems.filter((p) => /\(https?:\/\/[^/]+\/favicon\.ico\)$/.test(p));
     if (favicon.length) note(`${favicon.length} request(s) for /favicon.ico got 404: the pages have no <link rel="icon">`);
     const real = [...new Set(problems.filter((p) => !favicon.includes(p) &&
-      !(p.includes('/en/no-such-page.html') && p.includes('404'))))];
+      !(p.includes('/en/no-such-page.html') && p.includes('404')) &&
+      !(p.includes('/gone/') && p.includes('404'))))];
     note(`${visited.size} pages visited`);
     assert.deepEqual(real, [], `${real.length} different console or page error(s)`);
   });
