@@ -11,10 +11,9 @@
 #include "base/timings.h"
 #include "cli/command.h"
 #include "cli/man_page.h"
+#include "version.h"
 
 namespace {
-
-constexpr std::string_view kVersion = "0.1.0";
 
 void print_usage(std::ostream& out) {
   out << "usage: kbc <command> [options]\n\nkbc compiles a folder of YAML error entries into JSON "
@@ -45,11 +44,11 @@ int run(const std::vector<std::string>& args) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--man") {
-    std::cout << kbc::man_page(kbc::all_commands(), kVersion);
+    std::cout << kbc::man_page(kbc::all_commands(), kbc::kVersion);
     return 0;
   }
   if (args[0] == "--version") {
-    std::cout << "kbc " << kVersion << "\n";
+    std::cout << "kbc " << kbc::kVersion << " (commit " << kbc::kCommit << ")\n";
     return 0;
   }
   const kbc::Command& command = find_command(args[0]);

@@ -201,6 +201,14 @@ const std::vector<Command>& all_commands() {
         kColor,
         kHelp},
        run_serve},
+      {"completion",
+       "bash|zsh|fish",
+       "Prints the completion script of a shell: commands, options, their values and files.\n"
+       "bash: kbc completion bash > ~/.local/share/bash-completion/completions/kbc\n"
+       "zsh: kbc completion zsh > \"${fpath[1]}/_kbc\"; fish: kbc completion fish >\n"
+       "~/.config/fish/completions/kbc.fish. The Debian package installs all three.",
+       {kHelp},
+       run_completion},
   };
   return kCommands;
 }

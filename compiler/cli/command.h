@@ -53,6 +53,7 @@ int run_stats(const Arguments& arguments);
 int run_match(const Arguments& arguments);
 int run_mcp(const Arguments& arguments);
 int run_serve(const Arguments& arguments);
+int run_completion(const Arguments& arguments);
 
 const std::vector<Command>& all_commands();
 

@@ -11,10 +11,7 @@
 
 #include "base/text.h"
 #include "load/yaml_loader.h"
-
-#ifndef KBC_VERSION
-#error "KBC_VERSION is defined by CMakeLists.txt"
-#endif
+#include "version.h"
 
 namespace kbc {
 namespace {
@@ -230,7 +227,7 @@ std::string format_json(const Diagnostics& diagnostics, std::size_t files) {
   return dump({{"version", 1}, {"diagnostics", list}, {"summary", summary}});
 }
 
-ToolInfo kbc_tool_info() { return {"kbc", KBC_VERSION, "https://kbc.dev"}; }
+ToolInfo kbc_tool_info() { return {"kbc", kVersion, "https://kbc.dev"}; }
 
 std::string format_sarif(const Diagnostics& diagnostics, const std::vector<Rule>& rules,
                          const ToolInfo& tool) {

@@ -53,6 +53,23 @@ const std::string kBroken =
 
 }  // namespace
 
+TEST_CASE("kbc --version names the version and the commit it was built from") {
+  const Run version = kbc("--version");
+  CHECK(version.status == 0);
+  INFO(version.output);
+  std::smatch parts;
+  REQUIRE(std::regex_match(
+      version.output, parts,
+      std::regex(R"(kbc (\d+\.\d+\.\d+) \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)\n)")));
+  // In a git checkout, the commit is HEAD's (a source archive says "unknown").
+  const Run head =
+      shell("git -C " + std::string(KBC_SOURCE_DIR) + " rev-parse --short=12 HEAD 2>/dev/null");
+  if (head.status == 0) CHECK(parts[2].str().substr(0, 12) == head.output.substr(0, 12));
+  const Run completion = kbc("completion pwsh");
+  CHECK(completion.status == 2);
+  CHECK(completion.output.find("unknown shell 'pwsh'") != std::string::npos);
+}
+
 TEST_CASE("kbc lint is clean on the shipped entries") {
   const Run run = kbc("lint --root " + std::string(KBC_SOURCE_DIR));
   CHECK(run.status == 0);

@@ -91,8 +91,12 @@ while IFS=$'\t' read -r number first tag reason; do
     dir="$work/blocks/$number"
     rm -rf "$dir"
     cp -R "$kb" "$dir"
+    # The block's own home (what it writes under ~ stays here), and kbc's build folder as
+    # build/, as in a checkout of kbc that has been set up.
+    mkdir -p "$dir/home"
+    ln -s "$(dirname "$kbc")" "$dir/build"
     ran=$((ran + 1)) status=0
-    (cd "$dir" && PATH="$work/bin:$PATH" EDITOR="$work/editor" timeout 120 \
+    (cd "$dir" && HOME="$dir/home" PATH="$work/bin:$PATH" EDITOR="$work/editor" timeout 120 \
       bash -euo pipefail "$block" >"$dir.log" 2>&1) || status=$?
     if ((status)); then
       failed=$((failed + 1))
@@ -106,6 +110,15 @@ while IFS=$'\t' read -r number first tag reason; do
     others+=("$tag")
   fi
 done <"$index"
+
+# The README's workflow is the one the ci-files-schema test checks against GitHub's schema.
+workflow="$source/tests/ci/example-workflow.yml"
+if ! awk -v first="$(head -n 1 "$workflow")" '
+    $0 == "```yaml" { getline; if ($0 == first) { inside = 1 } }
+    inside && $0 == "```" { exit }
+    inside { print }' "$readme" | cmp -s - "$workflow"; then
+  problem 1 "the README's GitHub workflow differs from tests/ci/example-workflow.yml"
+fi
 
 # The README's test command is what CI runs first: .ci/run must hold it verbatim.
 test_blocks=$(awk -F'\t' '{print $1}' "$index" | while read -r number; do

@@ -5,7 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/diagnostic.h"
 #include "cli/command.h"
+#include "cli/completion.h"
 #include "cli/man_page.h"
 
 using namespace kbc;
@@ -65,6 +67,38 @@ TEST_CASE("roff escapes hyphens, backslashes and leading dots of the table's tex
   const std::string page = man_page(commands, "1");
   CHECK(page.find("\\&.hidden \\e text\\-with\\-hyphens\n") != std::string::npos);
   CHECK(page.find(".B \\-\\-x\\-y \\fIN\\fR\n\\&'quoted\n") != std::string::npos);
+}
+
+TEST_CASE("the completion scripts offer every command and option of the table") {
+  for (const std::string_view shell : kCompletionShells) {
+    const std::string script = completion_script(all_commands(), shell);
+    for (const Command& command : all_commands()) {
+      INFO(shell << ": " << command.name);
+      // bash lists it in the first word's choices and as a case; zsh and fish as an item.
+      CHECK(script.find(" " + std::string(command.name) + (shell == "bash" ? ")\n" : "")) !=
+            std::string::npos);
+      for (const OptionSpec& option : command.options) {
+        INFO(option.name);
+        const std::string name = shell == "fish" ? " -l " + std::string(option.name.substr(2))
+                                                 : std::string(option.name);
+        CHECK(script.find(name) != std::string::npos);
+      }
+    }
+  }
+}
+
+TEST_CASE("the completion scripts quote the table's help safely") {
+  const std::vector<Command> commands = {{"demo",
+                                          "[FILE...]",
+                                          "Does it: 'quoted' [x] $HOME `cmd`.",
+                                          {{"--x", "N", "it's [y]: z"}},
+                                          nullptr}};
+  const std::string zsh = completion_script(commands, "zsh");
+  CHECK(zsh.find("'demo:Does it quoted x HOME cmd'") != std::string::npos);
+  CHECK(zsh.find("'--x[its y z]:N: '") != std::string::npos);
+  const std::string fish = completion_script(commands, "fish");
+  CHECK(fish.find("-l x -x -d 'its y z'") != std::string::npos);
+  CHECK_THROWS_AS(completion_script(commands, "powershell"), ToolError);
 }
 
 TEST_CASE("the README documents every command and option of the table") {

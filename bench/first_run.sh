@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# What a new user waits for: the README's two commands in a fresh clone of this checkout's HEAD,
+# and what a developer waits for after editing one lint rule. Prints, with the targets:
+#   - the first command (.ci/setup && build/kbc build): wall time, of which apt-get, and the size
+#     of the build folder after it;
+#   - the test command (.ci/setup --browser && ctest ...) run next: wall time, build folder size;
+#   - an incremental rebuild after touching one .cc file of compiler/lint/rules/ (median of 3).
+#
+#   bench/first_run.sh [--remove-packages]
+#
+# --remove-packages first removes the Debian packages .ci/setup installs (apt-get remove; the
+# browser's and the tests' too), so that the first command's time includes installing them as on
+# a fresh machine. Without it, the packages already installed are not timed.
+set -euo pipefail
+source_dir=$(cd "$(dirname "$0")/.." && pwd)
+remove=0
+[ "${1:-}" = "--remove-packages" ] && remove=1
+
+work=$(mktemp -d /tmp/kbc-first-run-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+git clone -q "$source_dir" "$work/kbc"
+cd "$work/kbc"
+
+packages=$(sed -n '/^packages=(/,/)/p' .ci/setup | tr -d '()\\' | sed 's/packages=//' | tr -s ' \n' ' ')
+if ((remove)); then
+  echo "removing: $packages catch2 pre-commit zsh fish dpkg-dev"
+  # shellcheck disable=SC2086
+  apt-get remove -y -qq $packages catch2 pre-commit zsh fish >/dev/null 2>&1 || true
+fi
+
+ms() { echo $(($(date +%s%N) / 1000000)); }
+elapsed() { echo $((($(ms) - $1 + 500) / 1000)); }  # whole seconds since a ms() reading
+size_mb() { du -sm "$1" | cut -f1; }
+
+start=$(ms)
+.ci/setup >"$work/setup.log" 2>&1
+build/kbc build >/dev/null 2>&1
+first=$(elapsed "$start")
+apt=$(grep -c '^installing:' "$work/setup.log" || true)
+echo "first command (.ci/setup && build/kbc build): ${first} s wall (target: 240 s including apt-get; apt-get ran: $apt)"
+echo "build folder after it: $(size_mb build) MB (target: 250 MB)"
+
+start=$(ms)
+.ci/setup --browser >"$work/setup-tests.log" 2>&1
+built=$(elapsed "$start")
+ctest --test-dir build --output-on-failure >"$work/ctest.log" 2>&1 || echo "ctest failed: see $work/ctest.log"
+second=$(elapsed "$start")
+echo "test command (.ci/setup --browser && ctest): ${second} s wall, of which set-up and build ${built} s (target: 480 s)"
+echo "build folder after it: $(size_mb build) MB (target: 250 MB)"
+
+times=()
+for _ in 1 2 3; do
+  touch compiler/lint/rules/xref.cc
+  start=$(ms)
+  cmake --build build >/dev/null
+  times+=("$(($(ms) - start))")
+done
+median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+echo "incremental rebuild after touching compiler/lint/rules/xref.cc: $((median / 1000)).$((median % 1000 / 100)) s, median of 3 (target: 20 s)"
