@@ -3,6 +3,7 @@
 
 #include "base/digest.h"
 #include "lint/rule.h"
+#include "match/breadth.h"
 
 #include <re2/filtered_re2.h>
 

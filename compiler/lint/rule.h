@@ -14,11 +14,17 @@
 
 #include "base/diagnostic.h"
 #include "match/benign_corpus.h"
-#include "match/breadth.h"
-#include "match/regex_index.h"
 #include "model/knowledge_base.h"
 
+namespace re2 {
+class RE2;
+}
+using re2::RE2;  // as <re2/re2.h> has it
+
 namespace kbc {
+
+class RegexIndex;  // match/regex_index.h: a rule that runs regexes includes it
+struct Breadth;    // match/breadth.h
 
 // A text of one entry (its signature or a sample) that another entry's regex matches.
 struct RegexHit {

@@ -14,7 +14,7 @@
 #include "base/file_system.h"
 #include "model/benign_file.h"
 #include "model/languages.h"
-#include "site/site_model.h"
+#include "model/site_config.h"
 
 namespace kbc {
 

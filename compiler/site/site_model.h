@@ -18,14 +18,10 @@
 #include <vector>
 
 #include "model/languages.h"
+#include "model/site_config.h"
 #include "render/mustache_data.h"
 
 namespace kbc {
-
-struct SiteConfig {
-  std::string title = "Error knowledge base";
-  std::string base_url;  // "" or an absolute URL ending in '/'
-};
 
 // Paths of pages under site/.
 std::string site_entry_path(std::string_view language, std::string_view id);

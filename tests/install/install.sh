@@ -53,3 +53,4 @@ check "the packaged kbc lints the shipped entries" \
 
 echo "install: $failures failure(s)"
 ((failures == 0))
+rm -rf prefix package unpacked  # kept only to look into a failure

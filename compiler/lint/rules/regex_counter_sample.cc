@@ -1,4 +1,6 @@
 // regex-counter-sample: the author said this message is not this error, but the regex says it is.
+#include <re2/re2.h>
+
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {

@@ -1,4 +1,6 @@
 // regex-no-match: a regex that misses its own signature or samples recognises nothing useful.
+#include <re2/re2.h>
+
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {

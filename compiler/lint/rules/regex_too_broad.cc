@@ -16,6 +16,7 @@
 #include <set>
 
 #include "lint/rules/rules.h"
+#include "match/breadth.h"
 #include "match/log_lines.h"
 #include "match/rank.h"
 

@@ -1,0 +1,14 @@
+// The site's settings from kbc.yaml (`title`, `base_url`): a plain struct of the model, so that
+// reading kbc.yaml does not depend on the site's page models or their template engine.
+#pragma once
+
+#include <string>
+
+namespace kbc {
+
+struct SiteConfig {
+  std::string title = "Error knowledge base";
+  std::string base_url;  // "" or an absolute URL ending in '/'
+};
+
+}  // namespace kbc
