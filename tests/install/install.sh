@@ -17,15 +17,15 @@ check() {  # check NAME COMMAND...
 
 # cmake --install into a prefix.
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-for file in bin/kbc share/man/man1/kbc.1 share/bash-completion/completions/kbc \
+for file in bin/kbc share/man/man1/kbc.1.gz share/bash-completion/completions/kbc \
   share/zsh/vendor-completions/_kbc share/fish/vendor_completions.d/kbc.fish; do
   check "installs $file" test -s "prefix/$file"
 done
 check "the installed kbc runs" grep -q '^kbc [0-9.]* (commit ' <("prefix/bin/kbc" --version)
-check "the installed man page is kbc's" cmp prefix/share/man/man1/kbc.1 <("prefix/bin/kbc" --man)
+check "the installed man page is kbc's" cmp <(gzip -dc prefix/share/man/man1/kbc.1.gz) <("prefix/bin/kbc" --man)
 check "the installed bash completion is kbc's" \
   cmp prefix/share/bash-completion/completions/kbc <("prefix/bin/kbc" completion bash)
-check "man reads the page" bash -c "MANWIDTH=80 man -l prefix/share/man/man1/kbc.1 | grep -q 'kbc completion'"
+check "man reads the page" bash -c "MANWIDTH=80 man -l prefix/share/man/man1/kbc.1.gz | grep -q 'kbc completion'"
 
 # The Debian package.
 cpack -G DEB --config "$build/CPackConfig.cmake" -B "$work/package" >/dev/null 2>&1
@@ -42,11 +42,18 @@ check "the package's architecture is the machine's" \
 check "the package's version is kbc's" \
   grep -q "^kbc $(dpkg-deb -f "$deb" Version) " <("prefix/bin/kbc" --version)
 contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
-for file in ./usr/bin/kbc ./usr/share/man/man1/kbc.1 ./usr/share/bash-completion/completions/kbc \
+for file in ./usr/bin/kbc ./usr/share/man/man1/kbc.1.gz ./usr/share/bash-completion/completions/kbc \
   ./usr/share/zsh/vendor-completions/_kbc ./usr/share/fish/vendor_completions.d/kbc.fish; do
   check "the package holds $file" grep -qxF "$file" <<<"$contents"
 done
 dpkg-deb -x "$deb" unpacked
+# The GitHub Action builds kbc as .ci/setup does, with the same Debian packages.
+package_list() {  # the words of the first `packages=(...)` of a file, one a line, sorted
+  sed -n '/packages=(/,/)/p' "$1" | sed 's/.*packages=(//; s/).*//; s/\\$//' | tr -s ' \t' '\n' |
+    sed '/^$/d' | sort
+}
+check "the GitHub Action installs the packages .ci/setup installs" \
+  cmp <(package_list "$source/.ci/setup") <(package_list "$source/action.yml")
 check "the packaged kbc is stripped" bash -c "file unpacked/usr/bin/kbc | grep -q ', stripped'"
 check "the packaged kbc lints the shipped entries" \
   unpacked/usr/bin/kbc lint --root "$source" --no-cache
