@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "render/record.h"
-#include "site/search_index.h"
+#include "search/search_index.h"
 
 namespace kbc {
 namespace {

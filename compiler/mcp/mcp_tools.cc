@@ -5,7 +5,7 @@
 
 #include "base/text.h"
 #include "render/record.h"
-#include "site/search_index.h"
+#include "search/search_index.h"
 
 namespace kbc {
 namespace {

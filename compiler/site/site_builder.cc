@@ -15,8 +15,8 @@
 #include "render/mustache_data.h"
 #include "render/record.h"
 #include "resources.h"
+#include "search/search_index.h"
 #include "site/markdown_html.h"
-#include "site/search_index.h"
 
 namespace kbc {
 namespace {

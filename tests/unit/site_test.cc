@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "search/search_index.h"
 #include "site/markdown_html.h"
-#include "site/search_index.h"
 #include "site/site_builder.h"
 #include "site/site_model.h"
 

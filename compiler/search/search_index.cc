@@ -1,4 +1,4 @@
-#include "site/search_index.h"
+#include "search/search_index.h"
 
 #include <nlohmann/json.hpp>
 
