@@ -43,30 +43,30 @@ git add -A
 git commit -qm "good entries" >../good.out 2>&1 && grep -q "kbc lint.*Passed" ../good.out &&
   ok "a commit of good entries passes the hook" || fail "good entries" ../good.out
 
+# expect_blocked NAME FILE PATTERN: committing FILE fails, and the output matches PATTERN.
+expect_blocked() {
+  local name=$1 file=$2 pattern=$3 log=../blocked.out
+  git add "$file"
+  if git commit -qm "$name" >"$log" 2>&1; then
+    fail "$name: committed" "$log"
+  elif grep -q "$pattern" "$log"; then
+    ok "$name blocks the commit"
+  else
+    fail "$name: blocked, but the output does not match '$pattern'" "$log"
+  fi
+  git rm -qf --cached "$file" && rm "$file"
+}
+
 # A broken entry: an empty dead-end action, the defect kbc lint exists to stop.
 broken=entries/cuda/broken-dead-end.yaml
 sed 's/^\(\s*- action: \).*/\1""/' entries/cuda/illegal-memory-access.yaml |
   sed 's/^id: .*/id: cuda\/broken-dead-end/' >"$broken"
-git add "$broken"
-if git commit -qm "broken entry" >../bad.out 2>&1; then
-  fail "a broken .yaml entry was committed" ../bad.out
-elif grep -q "$broken:[0-9]*:[0-9]*: error: dead_ends\[0\] has a blank action" ../bad.out; then
-  ok "a broken .yaml entry blocks the commit, with kbc's diagnostic"
-else
-  fail "the blocked commit does not show kbc's diagnostic" ../bad.out
-fi
-git rm -qf --cached "$broken" && rm "$broken"
+expect_blocked "a broken .yaml entry" "$broken" \
+  "$broken:[0-9]*:[0-9]*: error: dead_ends\[0\] has a blank action"
 
 # The same in a .yml file, which lint reports too (entries are .yaml).
 cp entries/cuda/illegal-memory-access.yaml entries/cuda/copy.yml
-git add entries/cuda/copy.yml
-if git commit -qm "yml entry" >../yml.out 2>&1; then
-  fail "a .yml entry was committed" ../yml.out
-elif grep -q "entries/cuda/copy.yml" ../yml.out; then
-  ok "a .yml entry blocks the commit"
-else
-  fail "the blocked .yml commit does not name the file" ../yml.out
-fi
+expect_blocked "a .yml entry" entries/cuda/copy.yml "entries/cuda/copy.yml:1:1: error: .*\[entry-file\]"
 
 echo "pre-commit: $failures failure(s)"
 ((failures == 0))
