@@ -6,20 +6,40 @@
 #   - the test command (.ci/setup --browser && ctest ...) run next: wall time, build folder size;
 #   - an incremental rebuild after touching one .cc file of compiler/lint/rules/ (median of 3).
 #
-#   bench/first_run.sh [--remove-packages]
+#   bench/first_run.sh [--remove-packages | --fresh-debian]
 #
-# --remove-packages first removes the Debian packages .ci/setup installs (apt-get remove; the
-# browser's and the tests' too), so that the first command's time includes installing them as on
-# a fresh machine. Without it, the packages already installed are not timed.
+# --fresh-debian runs it all in a minimal Debian bookworm that debootstrap makes (as root; needs
+# Debian's mirror and the npm registry): every package is downloaded and installed, as on a new
+# machine. --remove-packages instead first removes, on this machine, the Debian packages
+# .ci/setup installs (not the browser's), so that the first command's time includes installing
+# them; apt-get may still find them in its cache. Without either, installed packages are not
+# timed.
 set -euo pipefail
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 remove=0
 [ "${1:-}" = "--remove-packages" ] && remove=1
 
+if [ "${1:-}" = "--fresh-debian" ]; then
+  root=$(mktemp -d /tmp/kbc-fresh-debian-XXXXXX)
+  chmod 755 "$root"
+  trap 'umount "$root/proc" 2>/dev/null || true; rm -rf --one-file-system "$root"' EXIT
+  debootstrap --variant=minbase bookworm "$root" http://deb.debian.org/debian >/dev/null
+  chroot "$root" bash -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates >/dev/null'
+  mount -t proc proc "$root/proc"
+  git clone -q "$source_dir" "$root/kbc"
+  echo "in a minimal Debian bookworm made by debootstrap (apt-get installs git first, then the rest):"
+  chroot "$root" /kbc/bench/first_run.sh --inside
+  exit
+fi
+
 work=$(mktemp -d /tmp/kbc-first-run-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-git clone -q "$source_dir" "$work/kbc"
-cd "$work/kbc"
+if [ "${1:-}" = "--inside" ]; then
+  cd "$source_dir"
+else
+  git clone -q "$source_dir" "$work/kbc"
+  cd "$work/kbc"
+fi
 
 packages=$(sed -n '/^packages=(/,/)/p' .ci/setup | tr -d '()\\' | sed 's/packages=//' | tr -s ' \n' ' ')
 if ((remove)); then
