@@ -53,7 +53,7 @@ elapsed() { echo $((($(ms) - $1 + 500) / 1000)); }  # whole seconds since a ms()
 size_mb() { du -sm "$1" | cut -f1; }
 
 start=$(ms)
-.ci/setup >"$work/setup.log" 2>&1
+.ci/setup >"$work/setup.log" 2>&1 || { echo "set-up failed:" && tail -n 30 "$work/setup.log" && exit 1; }
 build/kbc build >/dev/null 2>&1
 first=$(elapsed "$start")
 apt=$(grep -c '^installing:' "$work/setup.log" || true)
@@ -61,9 +61,12 @@ echo "first command (.ci/setup && build/kbc build): ${first} s wall (target: 240
 echo "build folder after it: $(size_mb build) MB (target: 250 MB)"
 
 start=$(ms)
-.ci/setup --browser >"$work/setup-tests.log" 2>&1
+.ci/setup --browser >"$work/setup-tests.log" 2>&1 || {
+  echo "the test command's set-up failed:" && tail -n 30 "$work/setup-tests.log" && exit 1
+}
 built=$(elapsed "$start")
-ctest --test-dir build --output-on-failure >"$work/ctest.log" 2>&1 || echo "ctest failed: see $work/ctest.log"
+ctest --test-dir build --output-on-failure >"$work/ctest.log" 2>&1 ||
+  { echo "some tests failed:" && grep -A12 'tests failed out of' "$work/ctest.log"; }
 second=$(elapsed "$start")
 echo "test command (.ci/setup --browser && ctest): ${second} s wall, of which set-up and build ${built} s (target: 480 s)"
 echo "build folder after it: $(size_mb build) MB (target: 250 MB)"
