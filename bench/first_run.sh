@@ -22,10 +22,12 @@ remove=0
 if [ "${1:-}" = "--fresh-debian" ]; then
   root=$(mktemp -d /tmp/kbc-fresh-debian-XXXXXX)
   chmod 755 "$root"
-  trap 'umount "$root/proc" 2>/dev/null || true; rm -rf --one-file-system "$root"' EXIT
+  trap 'umount "$root/proc" "$root/dev/pts" "$root/dev" 2>/dev/null || true; rm -rf --one-file-system "$root"' EXIT
   debootstrap --variant=minbase bookworm "$root" http://deb.debian.org/debian >/dev/null
   chroot "$root" bash -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates >/dev/null'
   mount -t proc proc "$root/proc"
+  mount --bind /dev "$root/dev"  # terminals (/dev/pts) and shared memory, as a machine has
+  mount --bind /dev/pts "$root/dev/pts"
   git clone -q "$source_dir" "$root/kbc"
   echo "in a minimal Debian bookworm made by debootstrap (apt-get installs git first, then the rest):"
   # A network that inspects TLS has its authority in this machine's bundle: npm trusts it too.
@@ -68,7 +70,8 @@ start=$(ms)
 }
 built=$(elapsed "$start")
 ctest --test-dir build --output-on-failure >"$work/ctest.log" 2>&1 ||
-  { echo "some tests failed:" && grep -A12 'tests failed out of' "$work/ctest.log"; }
+  { echo "some tests failed:" && grep -A12 'tests failed out of' "$work/ctest.log" &&
+    grep -B2 -A25 '\*\*\*Failed' "$work/ctest.log" | head -n 200; }
 second=$(elapsed "$start")
 echo "test command (.ci/setup --browser && ctest): ${second} s wall, of which set-up and build ${built} s (target: 480 s)"
 echo "build folder after it: $(size_mb build) MB (target: 250 MB)"
