@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# How far the sources are from "no file over 600 lines, no function over 60" (tables excepted):
+# lists the files of compiler/ over 600 lines and the functions over 60, longest first, with
+# their counts. A function is read as a definition that starts at the left margin (a line with a
+# '(', its '{' on that line or a later one) and ends at the next '}' there; lambdas, and methods
+# defined inside a class, count within what encloses them.
+#   bench/code_size.sh [MAX_FILE_LINES] [MAX_FUNCTION_LINES]
+set -euo pipefail
+cd "$(dirname "$0")/../compiler"
+max_file=${1:-600} max_function=${2:-60}
+
+echo "files over $max_file lines:"
+find . -name '*.cc' -o -name '*.h' | sed 's|^\./||' | sort | xargs wc -l |
+  awk -v max="$max_file" '$2 != "total" && $1 > max { printf "  %5d  %s\n", $1, $2; n++ }
+                          END { printf "  (%d files)\n", n }' | sort -rn
+
+echo "functions over $max_function lines:"
+find . -name '*.cc' | sed 's|^\./||' | sort | while read -r file; do
+  awk -v file="$file" -v max="$max_function" '
+    !start && /^[A-Za-z].*\(/ && !/;$/ && !/^(namespace|struct|class|enum|union|using|template)/ {
+      start = NR; name = $0; opened = 0 }
+    start && !opened && /;$/ { start = 0 }           # a declaration over several lines
+    start && !opened && /\{$/ { opened = 1 }
+    start && opened && /^\}/ { size = NR - start + 1
+      if (size > max) { sub(/\(.*/, "", name); n = split(name, words, " ")
+                        printf "  %5d  %s:%d %s\n", size, file, start, words[n] }
+      start = 0 }' "$file"
+done | sort -rn | awk '{ print } END { printf "  (%d functions)\n", NR }'
