@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/diagnostic.h"
+#include "base/text.h"
 
 namespace kbc {
 namespace {
@@ -63,6 +64,50 @@ std::string_view flag_name(std::string_view option) { return option.substr(2); }
 
 const std::vector<std::string_view> kTopLevel = {"--help", "--version", "--man"};
 
+// What each shell says to complete an option's value: a bash command filling COMPREPLY, a zsh
+// _arguments action, fish's complete flags.
+std::string bash_reply(const Completion& values) {
+  switch (values.kind) {
+    case Values::kFiles:
+      return "mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")";
+    case Values::kFolders:
+      return "mapfile -t COMPREPLY < <(compgen -d -- \"$cur\")";
+    case Values::kWords:
+      return "mapfile -t COMPREPLY < <(compgen -W '" + joined(values.words) + "' -- \"$cur\")";
+    case Values::kNone:
+      break;
+  }
+  return ":";
+}
+
+std::string zsh_action(const Completion& values) {
+  switch (values.kind) {
+    case Values::kFiles:
+      return "_files";
+    case Values::kFolders:
+      return "_files -/";
+    case Values::kWords:
+      return "(" + joined(values.words) + ")";
+    case Values::kNone:
+      break;
+  }
+  return " ";
+}
+
+std::string fish_flags(const Completion& values) {
+  switch (values.kind) {
+    case Values::kFiles:
+      return " -r -F";
+    case Values::kFolders:
+      return " -x -a '(__fish_complete_directories)'";
+    case Values::kWords:
+      return " -x -a '" + joined(values.words) + "'";
+    case Values::kNone:
+      break;
+  }
+  return " -x";
+}
+
 std::string bash_script(const std::vector<Command>& commands) {
   std::vector<std::string_view> first = kTopLevel;
   for (const Command& command : commands) first.push_back(command.name);
@@ -79,20 +124,6 @@ std::string bash_script(const std::vector<Command>& commands) {
       "  fi\n"
       "  local options='' operands=''\n"
       "  case ${COMP_WORDS[1]} in\n";
-  const auto reply = [](const Completion& completion) -> std::string {
-    switch (completion.kind) {
-      case Values::kFiles:
-        return "mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")";
-      case Values::kFolders:
-        return "mapfile -t COMPREPLY < <(compgen -d -- \"$cur\")";
-      case Values::kWords:
-        return "mapfile -t COMPREPLY < <(compgen -W '" + joined(completion.words) +
-               "' -- \"$cur\")";
-      case Values::kNone:
-        break;
-    }
-    return ":";
-  };
   for (const Command& command : commands) {
     out += "    " + std::string(command.name) + ")\n      case $prev in\n";
     std::vector<std::string_view> names;
@@ -100,7 +131,7 @@ std::string bash_script(const std::vector<Command>& commands) {
       names.push_back(option.name);
       if (option.value.empty()) continue;
       out += "        " + std::string(option.name) + ")\n          " +
-             reply(option_values(option)) + "\n          return\n          ;;\n";
+             bash_reply(option_values(option)) + "\n          return\n          ;;\n";
     }
     out += "      esac\n      options='" + joined(names) + "'\n";
     const Completion operands = operand_values(command);
@@ -153,13 +184,7 @@ std::string zsh_script(const std::vector<Command>& commands) {
         out += "'";
         continue;
       }
-      const Completion values = option_values(option);
-      out += ":" + short_help(option.value) + ":";
-      if (values.kind == Values::kFiles) out += "_files";
-      if (values.kind == Values::kFolders) out += "_files -/";
-      if (values.kind == Values::kWords) out += "(" + joined(values.words) + ")";
-      if (values.kind == Values::kNone) out += " ";
-      out += "'";
+      out += ":" + short_help(option.value) + ":" + zsh_action(option_values(option)) + "'";
     }
     const Completion operands = operand_values(command);
     if (operands.kind == Values::kFiles) out += " \\\n        '*:file:_files'";
@@ -190,13 +215,7 @@ std::string fish_script(const std::vector<Command>& commands) {
         "complete -c kbc -n '__fish_seen_subcommand_from " + std::string(command.name) + "'";
     for (const OptionSpec& option : command.options) {
       out += when + " -l " + std::string(flag_name(option.name));
-      if (!option.value.empty()) {
-        const Completion values = option_values(option);
-        if (values.kind == Values::kFiles) out += " -r -F";
-        if (values.kind == Values::kFolders) out += " -x -a '(__fish_complete_directories)'";
-        if (values.kind == Values::kWords) out += " -x -a '" + joined(values.words) + "'";
-        if (values.kind == Values::kNone) out += " -x";
-      }
+      if (!option.value.empty()) out += fish_flags(option_values(option));
       out += " -d '" + short_help(option.help) + "'\n";
     }
     const Completion operands = operand_values(command);
@@ -212,8 +231,12 @@ std::string completion_script(const std::vector<Command>& commands, std::string_
   if (shell == "bash") return bash_script(commands);
   if (shell == "zsh") return zsh_script(commands);
   if (shell == "fish") return fish_script(commands);
-  throw ToolError("kbc completion: the shell must be bash, zsh or fish, not '" +
-                  std::string(shell) + "'");
+  std::string message =
+      "kbc completion: unknown shell '" + std::string(shell) + "' (bash, zsh or fish)";
+  const std::vector<std::string> shells(std::begin(kCompletionShells), std::end(kCompletionShells));
+  if (const auto suggestion = closest_match(std::string(shell), shells))
+    message += "; did you mean '" + *suggestion + "'?";
+  throw ToolError(message);
 }
 
 }  // namespace kbc

@@ -2,6 +2,7 @@
 // the README's command reference: these tests fail when one of them leaves something out.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -85,6 +86,16 @@ TEST_CASE("the completion scripts offer every command and option of the table") 
       }
     }
   }
+}
+
+TEST_CASE("kbc completion's operands name the shells it has scripts for") {
+  std::string shells;
+  for (const std::string_view shell : kCompletionShells)
+    shells += (shells.empty() ? "" : "|") + std::string(shell);
+  const auto command = std::find_if(all_commands().begin(), all_commands().end(),
+                                    [](const Command& c) { return c.name == "completion"; });
+  REQUIRE(command != all_commands().end());
+  CHECK(command->operands == shells);
 }
 
 TEST_CASE("the completion scripts quote the table's help safely") {
