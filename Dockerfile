@@ -9,10 +9,10 @@
 FROM debian:bookworm AS build
 WORKDIR /src
 COPY . .
-RUN .ci/setup --package build-package && mv build-package/kbc_*.deb /
+RUN .ci/setup --package build-package
 
 FROM debian:bookworm-slim
-COPY --from=build /kbc_*.deb /tmp/
+COPY --from=build /src/build-package/kbc_*.deb /tmp/
 # The packages are the .deb's dependencies, whatever bookworm has now: not pinned.
 # hadolint ignore=DL3008
 RUN apt-get update \

@@ -45,11 +45,11 @@ else
   cd "$work/kbc"
 fi
 
-packages=$(sed -n '/^packages=(/,/)/p' .ci/setup | tr -d '()\\' | sed 's/packages=//' | tr -s ' \n' ' ')
 if ((remove)); then
-  echo "removing: $packages catch2 pre-commit zsh fish dpkg-dev"
+  packages=$(.ci/setup --tests --print-packages | grep -vx git | tr '\n' ' ')  # git: cloned with
+  echo "removing: $packages"
   # shellcheck disable=SC2086
-  apt-get remove -y -qq $packages catch2 pre-commit zsh fish >/dev/null 2>&1 || true
+  apt-get remove -y -qq $packages >/dev/null 2>&1 || true
 fi
 
 ms() { echo $(($(date +%s%N) / 1000000)); }

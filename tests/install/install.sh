@@ -47,13 +47,9 @@ for file in ./usr/bin/kbc ./usr/share/man/man1/kbc.1.gz ./usr/share/bash-complet
   check "the package holds $file" grep -qxF "$file" <<<"$contents"
 done
 dpkg-deb -x "$deb" unpacked
-# The GitHub Action builds kbc as .ci/setup does, with the same Debian packages.
-package_list() {  # the words of the first `packages=(...)` of a file, one a line, sorted
-  sed -n '/packages=(/,/)/p' "$1" | sed 's/.*packages=(//; s/).*//; s/\\$//' | tr -s ' \t' '\n' |
-    sed '/^$/d' | sort
-}
-check "the GitHub Action installs the packages .ci/setup installs" \
-  cmp <(package_list "$source/.ci/setup") <(package_list "$source/action.yml")
+# The GitHub Action sets kbc up with .ci/setup, so it installs the same Debian packages.
+check "the GitHub Action installs kbc with .ci/setup" \
+  grep -q '^ *"$GITHUB_ACTION_PATH/.ci/setup" ' "$source/action.yml"
 check "the packaged kbc is stripped" bash -c "file unpacked/usr/bin/kbc | grep -q ', stripped'"
 check "the packaged kbc lints the shipped entries" \
   unpacked/usr/bin/kbc lint --root "$source" --no-cache
