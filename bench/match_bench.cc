@@ -25,6 +25,8 @@
 #include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "base/text.h"
+#include "match/bundle_reader.h"
+#include "match/log_scan.h"
 #include "match/matcher.h"
 #include "pipeline.h"
 

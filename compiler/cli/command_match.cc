@@ -21,6 +21,8 @@
 #include "cli/command.h"
 #include "cli/diagnostic_output.h"
 #include "cli/entry_source.h"
+#include "match/hit_json.h"
+#include "match/log_scan.h"
 #include "match/matcher.h"
 #include "pipeline.h"
 

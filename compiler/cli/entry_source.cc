@@ -7,6 +7,7 @@
 #include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "base/json_depth.h"
+#include "match/bundle_reader.h"
 #include "pipeline.h"
 
 namespace kbc {

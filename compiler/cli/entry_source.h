@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "match/matcher.h"
+#include "match/match_record.h"
 #include "model/knowledge_base.h"
 
 namespace kbc {

@@ -1,3 +1,5 @@
+#include "match/hit_json.h"
+#include "match/log_scan.h"
 #include "mcp/mcp_tools.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "base/diagnostic.h"
-#include "match/matcher.h"
+#include "match/bundle_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -14,7 +14,10 @@
 #include <vector>
 
 #include "base/diagnostic.h"
+#include "match/bundle_reader.h"
+#include "match/hit_json.h"
 #include "match/log_lines.h"
+#include "match/log_scan.h"
 #include "match/matcher.h"
 #include "match/rank.h"
 #include "match/regex_index.h"
