@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "base/text.h"
+#include "base/utf8.h"
 
 namespace kbc {
 
@@ -14,11 +15,8 @@ constexpr std::size_t kExcerptWidth = 100;
 // Byte offset of 1-based code-point column `column` in `line` (the line's end when past it).
 std::size_t byte_of_column(std::string_view line, int column) {
   std::size_t i = 0;
-  for (int current = 1; current < column && i < line.size(); ++current) {
-    do {
-      ++i;
-    } while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80);
-  }
+  for (int current = 1; current < column && i < line.size(); ++current)
+    i = code_point_end(line, i + 1);
   return i;
 }
 
@@ -27,10 +25,9 @@ std::string excerpt_with_caret(std::string_view line, int column) {
   std::size_t caret = byte_of_column(line, column);
   std::string prefix;
   if (line.size() > kExcerptWidth) {
-    std::size_t start = caret > kExcerptWidth / 2 ? caret - kExcerptWidth / 2 : 0;
-    while (start > 0 && (static_cast<unsigned char>(line[start]) & 0xC0) == 0x80) --start;
-    std::size_t end = std::min(line.size(), start + kExcerptWidth);
-    while (end < line.size() && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) ++end;
+    const std::size_t start =
+        code_point_start(line, caret > kExcerptWidth / 2 ? caret - kExcerptWidth / 2 : 0);
+    const std::size_t end = code_point_end(line, std::min(line.size(), start + kExcerptWidth));
     prefix = start > 0 ? "..." : "";
     caret = caret - start + prefix.size();
     line = line.substr(start, end - start);

@@ -9,43 +9,13 @@
 #include <cstring>
 #include <numeric>
 
+#include "base/utf8.h"
+
 namespace kbc {
 namespace {
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-// The character whose UTF-8 sequence starts at `i`: its length (0 when the bytes there are not
-// valid UTF-8) and code point.
-struct Utf8Char {
-  std::size_t length = 0;
-  char32_t code = 0;
-};
-
-Utf8Char utf8_char_at(std::string_view s, std::size_t i) {
-  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = byte(i);
-  if (c < 0x80) return {1, c};
-  std::size_t length = 0;
-  char32_t min = 0;
-  if ((c & 0xE0) == 0xC0) {
-    length = 2, min = 0x80;
-  } else if ((c & 0xF0) == 0xE0) {
-    length = 3, min = 0x800;
-  } else if ((c & 0xF8) == 0xF0) {
-    length = 4, min = 0x10000;
-  } else {
-    return {};
-  }
-  if (i + length > s.size()) return {};
-  char32_t code = c & (0x7F >> length);
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return {};
-    code = (code << 6) | (byte(i + k) & 0x3F);
-  }
-  if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return {};
-  return {length, code};
 }
 
 // Calls `each(code_point, bytes)` for each character of `text`; a byte that is not part of valid
@@ -144,6 +114,15 @@ std::size_t find_word(std::string_view text, std::string_view word, std::size_t 
   return std::string_view::npos;
 }
 
+std::string first_sentence(std::string_view text, std::size_t limit) {
+  std::size_t end = text.find(". ");
+  if (end != std::string_view::npos) ++end;
+  if (end == std::string_view::npos || end > limit) end = std::min(text.size(), limit);
+  end = code_point_start(text, end);
+  std::string out(text.substr(0, end));
+  return end < text.size() && !out.ends_with(".") ? out + "…" : out;
+}
+
 std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t length = utf8_char_at(text, i).length;
@@ -187,7 +166,7 @@ LineColumn line_column_at(std::string_view text, std::size_t offset) {
     if (text[i] == '\n') {
       ++at.line;
       at.column = 1;
-    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+    } else if (!is_continuation_byte(text[i])) {
       ++at.column;
     }
   }

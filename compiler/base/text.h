@@ -67,6 +67,11 @@ LineColumn line_column_at(std::string_view text, std::size_t offset);
 // The text of 1-based line `line`, without its newline; empty when out of range.
 std::string_view line_text(std::string_view text, int line);
 
+// The first sentence of `text` (up to its first ". "), cut at `limit` bytes at most on a
+// code point's start, with an ellipsis when cut: the summary of an entry that search results,
+// the site's lists and llms.txt show.
+std::string first_sentence(std::string_view text, std::size_t limit);
+
 // Levenshtein distance, for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

@@ -18,6 +18,7 @@
 #include "base/file_system.h"
 #include "base/text.h"
 #include "base/timings.h"
+#include "base/utf8.h"
 #include "cli/command.h"
 #include "cli/diagnostic_output.h"
 #include "cli/entry_source.h"
@@ -73,8 +74,7 @@ struct ShownLine {
 ShownLine shown_line(const Hit& hit) {
   const std::string_view line = hit.line;
   const auto boundary = [&](std::size_t i) {
-    while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) ++i;
-    return std::min(i, line.size());
+    return std::min(code_point_end(line, i), line.size());
   };
   std::size_t begin = 0, end = line.size();
   if (code_points(line) > kShownLineCodePoints) {

@@ -1,4 +1,5 @@
 #include "load/suppression_comments.h"
+#include "base/utf8.h"
 
 #include <optional>
 
@@ -11,10 +12,7 @@ bool is_space(char c) { return c == ' ' || c == '\t'; }
 
 // 1-based, in code points, like every other diagnostic's column.
 int column_of(std::string_view line, std::size_t offset) {
-  int column = 1;
-  for (std::size_t i = 0; i < offset; ++i)
-    column += (static_cast<unsigned char>(line[i]) & 0xC0) != 0x80;
-  return column;
+  return 1 + static_cast<int>(code_points(line.substr(0, offset)));
 }
 
 // The comment whose '#' is at `hash`, when it is a kbc-disable directive. The rule ids are

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/text.h"
+#include "base/utf8.h"
 
 namespace kbc {
 namespace {
@@ -56,11 +57,9 @@ Location location_of(const YAML::Mark& mark, std::string_view text) {
   if (mark.is_null() || mark.line < 0) return {};
   const auto end = static_cast<std::size_t>(std::max(mark.pos, 0));
   const std::size_t start = end >= static_cast<std::size_t>(mark.column) ? end - mark.column : 0;
-  int column = 1;
-  for (std::size_t i = start; i < end && i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++column;
-  }
-  return {mark.line + 1, column};
+  const std::size_t columns =
+      start < end && start < text.size() ? code_points(text.substr(start, end - start)) : 0;
+  return {mark.line + 1, 1 + static_cast<int>(columns)};
 }
 
 bool is_one_of(std::string_view s, std::initializer_list<std::string_view> options) {

@@ -1,6 +1,7 @@
 #include "match/hit_json.h"
 
 #include "base/text.h"
+#include "base/utf8.h"
 
 namespace kbc {
 

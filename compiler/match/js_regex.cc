@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/text.h"
+#include "base/utf8.h"
 
 namespace kbc {
 namespace {
@@ -15,7 +16,6 @@ namespace {
 using Range = std::pair<char32_t, char32_t>;
 using Ranges = std::vector<Range>;
 
-constexpr char32_t kMaxCodePoint = 0x10FFFF;
 // Characters that need a backslash to be literal in JavaScript with the `u` flag, outside and
 // inside a class (`/` too, so that the source also works between slashes).
 constexpr std::string_view kSyntaxCharacters = "^$\\.*+?()[]{}|/";
@@ -36,41 +36,9 @@ struct Refusal {
 
 // The code point of the UTF-8 sequence at `i`, and the position after it.
 std::pair<char32_t, std::size_t> decode(std::string_view p, std::size_t i) {
-  static constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(p[k]); };
-  const unsigned char lead = byte(i);
-  const std::size_t length = lead < 0x80           ? 1
-                             : (lead >> 5) == 0x6  ? 2
-                             : (lead >> 4) == 0xE  ? 3
-                             : (lead >> 3) == 0x1E ? 4
-                                                   : 0;
-  if (length == 0 || i + length > p.size()) refuse("text that is not UTF-8");
-  char32_t cp = length == 1 ? lead : lead & (0x7F >> length);
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) refuse("text that is not UTF-8");
-    cp = (cp << 6) | (byte(i + k) & 0x3F);
-  }
-  if (cp < kSmallest[length] || cp > kMaxCodePoint || (cp >= 0xD800 && cp <= 0xDFFF))
-    refuse("text that is not UTF-8");
-  return {cp, i + length};
-}
-
-void append_utf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
+  const Utf8Char character = utf8_char_at(p, i);
+  if (character.length == 0) refuse("text that is not UTF-8");
+  return {character.code, i + character.length};
 }
 
 // True for the code points written as themselves: printable, and not a line terminator or a

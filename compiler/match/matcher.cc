@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "base/text.h"
+#include "base/utf8.h"
 #include "match/best_hits.h"
 #include "match/log_scan.h"
 #include "match/regex_index.h"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/text.h"
+#include "base/utf8.h"
 #include "match/atom_finder.h"
 #include "match/log_lines.h"
 #include "match/regex_index.h"
@@ -34,20 +35,12 @@ const AtomFinder& error_word_finder() {
   return finder;
 }
 
-bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // The position after the `close` found at or after `i`, or the end of the pattern.
 std::size_t after(std::string_view p, char close, std::size_t i) {
   const std::size_t found = p.find(close, i);
   return found == std::string_view::npos ? p.size() : found + 1;
-}
-
-// The position after the code point that starts at `i`.
-std::size_t next_code_point(std::string_view p, std::size_t i) {
-  for (++i; i < p.size() && is_continuation(p[i]); ++i) {
-  }
-  return i;
 }
 
 // One group of the pattern being scanned, and the literal count of its alternatives so far.
@@ -114,7 +107,7 @@ std::pair<int, std::size_t> escape(std::string_view p, std::size_t i) {
   }
   if (c == 'p' || c == 'P') {
     if (i + 2 < p.size() && p[i + 2] == '{') return {0, after(p, '}', i)};
-    return {0, next_code_point(p, std::min(p.size() - 1, i + 2))};
+    return {0, code_point_end(p, std::min(p.size() - 1, i + 2) + 1)};
   }
   if (std::string_view("dDwWsSbBAzC").find(c) != std::string_view::npos) return {0, i + 2};
   if (c == 'x' && i + 2 < p.size() && p[i + 2] == '{') return {1, after(p, '}', i)};
@@ -124,7 +117,7 @@ std::pair<int, std::size_t> escape(std::string_view p, std::size_t i) {
     while (j < p.size() && j < i + 4 && is_digit(p[j])) ++j;
     return {1, j};
   }
-  return {1, next_code_point(p, i + 1)};
+  return {1, code_point_end(p, i + 2)};
 }
 
 // A `(` at `i`: the position after its opener, and whether it opens a group (else it only
@@ -221,11 +214,6 @@ std::vector<std::pair<int, std::string>> specific_alternatives(std::string_view 
   return out;
 }
 
-std::size_t code_points(std::string_view text) {
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return !is_continuation(c); }));
-}
-
 int coverage_permille(std::size_t matched, std::size_t line) {
   if (line == 0) return 0;
   return static_cast<int>(std::min<std::size_t>(matched, line) * 1000 / line);
@@ -320,7 +308,7 @@ int regex_specificity(std::string_view p) {
       ++i;
     } else {
       group.add(1);
-      i = next_code_point(p, i);
+      i = code_point_end(p, i + 1);
     }
   }
   while (groups.size() > 1) {  // groups left open

@@ -78,9 +78,6 @@ int hit_score(bool by_signature, int specificity, std::size_t line_code_points, 
 constexpr int kBenignPenalty = 100;
 int breadth_penalty(int benign_lines, int other_errors);
 
-// Number of code points in UTF-8 text: the bytes that do not continue a sequence.
-std::size_t code_points(std::string_view text);
-
 // floor(1000 * matched / line) for code-point counts, line > 0.
 int coverage_permille(std::size_t matched, std::size_t line);
 

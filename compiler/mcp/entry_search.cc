@@ -106,14 +106,4 @@ std::vector<EntrySearch::Result> EntrySearch::search(std::string_view query,
   return results;
 }
 
-std::string search_snippet(std::string_view text, std::size_t limit) {
-  std::size_t end = text.find(". ");
-  if (end != std::string_view::npos) ++end;
-  if (end == std::string_view::npos || end > limit) end = std::min(text.size(), limit);
-  while (end > 0 && end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
-    --end;
-  std::string out(text.substr(0, end));
-  return end < text.size() && !out.ends_with(".") ? out + "…" : out;
-}
-
 }  // namespace kbc

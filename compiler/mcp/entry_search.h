@@ -52,8 +52,4 @@ class EntrySearch {
   std::vector<Postings> postings_;  // one per language
 };
 
-// The first sentence of `text`, cut at `limit` bytes at most (on a UTF-8 boundary, with an
-// ellipsis when cut): the snippet the site's search shows under a result.
-std::string search_snippet(std::string_view text, std::size_t limit);
-
 }  // namespace kbc

@@ -1,6 +1,7 @@
+#include "mcp/mcp_tools.h"
+#include "base/utf8.h"
 #include "match/hit_json.h"
 #include "match/log_scan.h"
-#include "mcp/mcp_tools.h"
 
 #include <algorithm>
 #include <functional>
@@ -167,8 +168,7 @@ std::size_t language_argument(const json& arguments, const std::vector<Language>
 
 std::string quote_text(std::string_view text) {
   if (text.size() <= kShownBytes) return "'" + std::string(text) + "'";
-  std::size_t end = kShownBytes;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  const std::size_t end = code_point_start(text, kShownBytes);
   return "'" + std::string(text.substr(0, end)) + "…'";
 }
 
@@ -343,7 +343,7 @@ ToolResult McpTools::search(const json& arguments) const {
          {"id", string_field(record, "id")},
          {"signature", localized_field(record, "signature", languages_[language])},
          {"score", results[i].score},
-         {"snippet", search_snippet(localized_field(record, "root_cause", languages_[language]),
+         {"snippet", first_sentence(localized_field(record, "root_cause", languages_[language]),
                                     kSnippetBytes)}});
   }
   return {std::move(out), ""};

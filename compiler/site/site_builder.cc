@@ -7,6 +7,7 @@
 #include "base/parallel.h"
 #include "base/text.h"
 #include "base/timings.h"
+#include "base/utf8.h"
 #include "match/js_regex.h"
 #include "match/log_lines.h"
 #include "match/matcher.h"
@@ -75,15 +76,6 @@ class PageRenderer {
   std::map<std::string, mustache> compiled_;
   std::map<std::string, data> strings_;
 };
-
-std::string first_sentence(const std::string& text, std::size_t limit) {
-  std::size_t end = text.find(". ");
-  if (end != std::string::npos) ++end;
-  if (end == std::string::npos || end > limit) end = std::min(text.size(), limit);
-  while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  std::string out = text.substr(0, end);
-  return end < text.size() && !out.ends_with(".") ? out + "…" : out;
-}
 
 std::string search_index(const SiteModel& model, const Language& language) {
   SearchIndex index;

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "base/text.h"
+#include "base/utf8.h"
 
 namespace kbc {
 namespace {
@@ -39,10 +40,7 @@ constexpr std::size_t kMostStdRegexBytes = 1024;
 
 // The characters (code points) of the text `value`.
 std::size_t characters(const json& value) {
-  const auto& text = value.get_ref<const std::string&>();
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  return code_points(value.get_ref<const std::string&>());
 }
 
 // The message for the text `value`, named `name`, past its schema's maxLength.

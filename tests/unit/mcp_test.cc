@@ -553,11 +553,3 @@ TEST_CASE("mcp serve_lines answers line by line and ends at the end of input") {
   CHECK(serve_lines(server, empty, nothing));
   CHECK(nothing.str().empty());
 }
-
-TEST_CASE("mcp search snippets are the first sentence, cut on a character") {
-  CHECK(search_snippet("One. Two.", 200) == "One.");
-  CHECK(search_snippet("No full stop here", 200) == "No full stop here");
-  CHECK(search_snippet("abcdef", 3) == "abc…");
-  CHECK(search_snippet("部件需要许可证", 4) == "部…");  // 3 bytes a character
-  CHECK(search_snippet("", 10) == "");
-}

@@ -2,6 +2,7 @@
 
 #include "base/digest.h"
 #include "base/text.h"
+#include "base/utf8.h"
 
 using namespace kbc;
 
@@ -67,4 +68,63 @@ TEST_CASE("a rate is shown as a whole percentage rounded half up, everywhere the
   CHECK(whole_percent(0.005) == 1);
   CHECK(whole_percent(1.0) == 100);
   CHECK(whole_percent(0.0) == 0);
+}
+
+TEST_CASE("utf8_char_at decodes valid UTF-8 and refuses every invalid form") {
+  CHECK(utf8_char_at("a", 0).code == U'a');
+  CHECK(utf8_char_at("\xc3\xa9", 0).length == 2);
+  CHECK(utf8_char_at("\xc3\xa9", 0).code == U'\u00e9');
+  CHECK(utf8_char_at("\xe4\xb8\xad", 0).code == U'\u4e2d');
+  CHECK(utf8_char_at("\xf0\x9f\x98\x80", 0).code == U'\U0001F600');
+  CHECK(utf8_char_at("\xf0\x9f\x98\x80", 0).length == 4);
+  CHECK(utf8_char_at("\x80", 0).length == 0);              // a stray continuation byte
+  CHECK(utf8_char_at("\xc3", 0).length == 0);              // truncated
+  CHECK(utf8_char_at("\xc3x", 0).length == 0);             // not continued
+  CHECK(utf8_char_at("\xc0\xaf", 0).length == 0);          // overlong '/'
+  CHECK(utf8_char_at("\xe0\x80\xaf", 0).length == 0);      // overlong, three bytes
+  CHECK(utf8_char_at("\xed\xa0\x80", 0).length == 0);      // a surrogate
+  CHECK(utf8_char_at("\xf4\x90\x80\x80", 0).length == 0);  // past U+10FFFF
+  CHECK(utf8_char_at("\xff", 0).length == 0);
+}
+
+TEST_CASE("next_code_point reads an invalid byte as U+FFFD and passes it alone") {
+  const std::string_view text = "a\xff\xc3\xa9";
+  std::size_t i = 0;
+  CHECK(next_code_point(text, i) == U'a');
+  CHECK(next_code_point(text, i) == U'\uFFFD');
+  CHECK(i == 2);
+  CHECK(next_code_point(text, i) == U'\u00e9');
+  CHECK(i == text.size());
+}
+
+TEST_CASE("append_utf8 writes what utf8_char_at reads, at each length's bounds") {
+  for (const char32_t code :
+       {U'\0', U'\x7f', U'\x80', U'\u07ff', U'\u0800', U'\ufffd', U'\U00010000', U'\U0010FFFF'}) {
+    std::string text;
+    append_utf8(text, code);
+    CHECK(utf8_char_at(text, 0).code == code);
+    CHECK(utf8_char_at(text, 0).length == text.size());
+  }
+}
+
+TEST_CASE("code points are counted, and texts cut only at their starts") {
+  const std::string_view text = "a\xc3\xa9\xe4\xb8\xad";  // a, e-acute, a CJK character
+  CHECK(code_points(text) == 3);
+  CHECK(code_point_start(text, 2) == 1);
+  CHECK(code_point_start(text, 5) == 3);
+  CHECK(code_point_start(text, 3) == 3);
+  CHECK(code_point_start(text, text.size()) == text.size());
+  CHECK(code_point_end(text, 2) == 3);
+  CHECK(code_point_end(text, 4) == 6);
+  CHECK(code_point_end(text, 0) == 0);
+}
+
+TEST_CASE("first_sentence stops at the first full stop, or cuts with an ellipsis") {
+  CHECK(first_sentence("One. Two.", 200) == "One.");
+  CHECK(first_sentence("No full stop here", 200) == "No full stop here");
+  CHECK(first_sentence("abcdef", 3) == "abc…");
+  CHECK(first_sentence("Version 1.2 failed. Then", 200) == "Version 1.2 failed.");
+  // Never inside a character: the cut moves back to the start of the one it falls in.
+  CHECK(first_sentence("\xe4\xb8\xad\xe6\x96\x87", 4) == "\xe4\xb8\xad…");
+  CHECK(first_sentence("", 10).empty());
 }
