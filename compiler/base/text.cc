@@ -46,6 +46,13 @@ void for_each_width(std::string_view text, Each each) {
 
 long whole_percent(double rate) { return std::lround(rate * 100); }
 
+std::string percent_text(double rate) { return std::to_string(whole_percent(rate)) + "%"; }
+
+int rate_permille(double rate) {
+  if (!(rate > 0)) return 0;  // NaN too
+  return static_cast<int>(std::floor(std::min(rate, 1.0) * 1000 + 0.5));
+}
+
 bool is_blank(std::string_view text) { return std::all_of(text.begin(), text.end(), is_space); }
 
 bool has_outer_space(std::string_view text) {

@@ -15,9 +15,14 @@ namespace kbc {
 // True when the text is empty or holds only white space.
 bool is_blank(std::string_view text);
 
-// A rate in [0, 1] as a whole percentage, rounded half up (0.947 -> 95): how kbc match, the
-// Markdown pages and the site all show a rate.
+// A rate in [0, 1] as a whole percentage, rounded half up (0.947 -> 95): how kbc match, lint,
+// the Markdown pages and the site all show a rate; percent_text writes it "95%".
 long whole_percent(double rate);
+std::string percent_text(double rate);
+
+// A rate in [0, 1] as a whole number of per-mille, rounded half up, clamped to [0, 1000]; 0 for
+// NaN: the fix rate as ranks compare it.
+int rate_permille(double rate);
 
 // True when the text starts or ends with white space (including newlines).
 bool has_outer_space(std::string_view text);

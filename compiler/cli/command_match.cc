@@ -95,7 +95,6 @@ ShownLine shown_line(const Hit& hit) {
       blank_width_of(before) + std::string(std::max<std::size_t>(1, display_width(match)), '^')};
 }
 
-std::string percent(double rate) { return std::to_string(whole_percent(rate)) + "%"; }
 
 // `text` with every line after the first indented by `indent`.
 std::string indented(std::string_view text, const std::string& indent) {
@@ -110,7 +109,7 @@ std::string indented(std::string_view text, const std::string& indent) {
 void print_hit(const Matcher& matcher, const Hit& hit, std::size_t position) {
   const MatchRecord& record = matcher.records()[hit.record];
   std::cout << position << ". " << record.id << "  (" << (hit.near ? "near match, " : "")
-            << "score " << hit.rank.score << ", fix rate " << percent(record.fix_success_rate)
+            << "score " << hit.rank.score << ", fix rate " << percent_text(record.fix_success_rate)
             << ")\n";
   std::cout << "   signature  " << indented(record.signature, "              ") << "\n";
   std::string where = "line " + std::to_string(hit.line_number);
@@ -121,7 +120,7 @@ void print_hit(const Matcher& matcher, const Hit& hit, std::size_t position) {
   if (!hit.near) std::cout << "\n   " << std::string(where.size(), ' ') << shown.carets;
   std::cout << "\n";
   const auto print_fix = [](const char* label, const MatchAction& fix) {
-    std::cout << label << indented(fix.action, "              ") << " (" << percent(fix.rate)
+    std::cout << label << indented(fix.action, "              ") << " (" << percent_text(fix.rate)
               << " success)\n";
     if (!is_blank(fix.condition))
       std::cout << "              when " << indented(fix.condition, "                   ") << "\n";
@@ -133,7 +132,7 @@ void print_hit(const Matcher& matcher, const Hit& hit, std::size_t position) {
   for (std::size_t i = 0; i < record.dead_ends.size(); ++i) {
     const MatchAction& dead_end = record.dead_ends[i];
     std::cout << (i == 0 ? "   avoid      " : "              ")
-              << indented(dead_end.action, "              ") << " (fails " << percent(dead_end.rate)
+              << indented(dead_end.action, "              ") << " (fails " << percent_text(dead_end.rate)
               << ")\n";
   }
 }

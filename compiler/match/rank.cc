@@ -236,11 +236,6 @@ int breadth_penalty(int benign_lines, int other_errors) {
   return benign + 20 * std::min(other_errors, 10);
 }
 
-int rate_permille(double rate) {
-  if (!(rate > 0)) return 0;  // NaN too
-  return static_cast<int>(std::floor(std::min(rate, 1.0) * 1000 + 0.5));
-}
-
 const std::vector<std::string_view>& error_words() {
   static const std::vector<std::string_view> words(std::begin(kErrorWords), std::end(kErrorWords));
   return words;

@@ -81,9 +81,6 @@ int breadth_penalty(int benign_lines, int other_errors);
 // floor(1000 * matched / line) for code-point counts, line > 0.
 int coverage_permille(std::size_t matched, std::size_t line);
 
-// A rate in [0, 1] as a whole number of per-mille, rounded half up; 0 for NaN.
-int rate_permille(double rate);
-
 // True when the line contains, ignoring case as RE2's (?i) does, one of the words of kErrorWords
 // in rank.cc ("error", "exception", "fatal", "fail", "traceback", ...).
 bool looks_like_error(std::string_view line);

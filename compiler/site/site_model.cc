@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include "base/text.h"
@@ -22,7 +23,7 @@ const ordered_json& list(const ordered_json& object, const char* key) {
 }
 
 std::string percent(const ordered_json& value) {
-  return value.is_number() ? std::to_string(whole_percent(value.get<double>())) + "%" : "—";
+  return value.is_number() ? percent_text(value.get<double>()) : "—";
 }
 
 std::string label(const json& strings, const std::string& key) {
@@ -87,6 +88,121 @@ std::string json_ld_text(const json& value) {
   std::string out;
   for (char c : dumped) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
   return out;
+}
+
+// The facts at the top of an entry page: signature, classification, rates and root cause.
+void put_facts(MustacheData& page, const ordered_json& r, const Language& language,
+               const json& strings, const std::string& up) {
+  put_text(page, "signature", string_field(r, "signature"));
+  put_text(page, "domain", string_field(r, "domain"));
+  put_text(page, "domain_href", up + site_domain_path(language.code, string_field(r, "domain")));
+  put_text(page, "category", string_field(r, "category"));
+  put_text(page, "subcategory", string_field(r, "subcategory"));
+  put_text(page, "error_code", string_field(r, "error_code"));
+  put_text(page, "tier", string_field(r, "verification_tier"));
+  put_text(page, "tier_label", label(strings, "tier_" + string_field(r, "verification_tier")));
+  put_text(page, "fix_rate", percent(r.value("fix_success_rate", ordered_json())));
+  put_text(page, "confidence", percent(r.value("confidence", ordered_json())));
+  put_text(page, "resolvable", label(strings, "resolvable_" + string_field(r, "resolvable")));
+  put(page, "root_cause",
+      translated_text(string_field(r, "root_cause"),
+                      string_field(r, language.key("root_cause").c_str()), !language.base, false));
+  put_text(page, "description", localized_field(r, "root_cause", language));
+}
+
+MustacheData versions_data(const ordered_json& r) {
+  MustacheData versions = list_data();
+  for (const auto& v : list(r, "versions")) {
+    const auto or_dash = [&](const char* key) {
+      const std::string value = string_field(v, key);
+      return value.empty() ? std::string("—") : value;
+    };
+    MustacheData version = object_data();
+    put_text(version, "version", string_field(v, "version"));
+    put_text(version, "status", or_dash("status"));
+    put_text(version, "introduced", or_dash("introduced"));
+    put_text(version, "deprecated", or_dash("deprecated"));
+    put_text(version, "removed", or_dash("removed"));
+    put_text(version, "behavior_change", markdown_inline_html(string_field(v, "behavior_change")));
+    append(versions, std::move(version));
+  }
+  return versions;
+}
+
+MustacheData os_notes_data(const ordered_json& r) {
+  MustacheData os_notes = list_data();
+  if (const auto it = r.find("os_specific"); it != r.end() && it->is_object()) {
+    for (const auto& [os, note] : it->items()) {
+      if (!note.is_string()) continue;
+      MustacheData item = object_data();
+      put_text(item, "os", os);
+      put_text(item, "html", markdown_inline_html(note.get<std::string>()));
+      append(os_notes, std::move(item));
+    }
+  }
+  return os_notes;
+}
+
+MustacheData workarounds_data(const ordered_json& r, const Language& language) {
+  MustacheData workarounds = list_data();
+  const auto& items = list(r, "workarounds");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto& w = items[i];
+    MustacheData item = object_data();
+    put_text(item, "number", std::to_string(i + 1));
+    put(item, "action",
+        translated_text(string_field(w, "action"), nth(r, language.key("workarounds"), i),
+                        !language.base, true));
+    put_text(item, "success", percent(w.value("success_rate", ordered_json())));
+    put_text(item, "how", string_field(w, "how"));
+    put_text(item, "condition", markdown_inline_html(string_field(w, "condition")));
+    put_text(item, "tradeoff", markdown_inline_html(string_field(w, "tradeoff")));
+    put_sources(item, w);
+    append(workarounds, std::move(item));
+  }
+  return workarounds;
+}
+
+MustacheData dead_ends_data(const ordered_json& r, const Language& language) {
+  MustacheData dead_ends = list_data();
+  const auto& items = list(r, "dead_ends");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto& d = items[i];
+    MustacheData item = object_data();
+    put(item, "action",
+        translated_text(string_field(d, "action"), nth(r, language.key("dead_ends"), i),
+                        !language.base, true));
+    put_text(item, "fail", percent(d.value("fail_rate", ordered_json())));
+    put_text(item, "why_fails", markdown_html(string_field(d, "why_fails")));
+    put_text(item, "misconception", markdown_inline_html(string_field(d, "common_misconception")));
+    put_sources(item, d);
+    append(dead_ends, std::move(item));
+  }
+  return dead_ends;
+}
+
+// The official documentation link, when the entry names one.
+std::optional<MustacheData> official_doc_data(const ordered_json& r) {
+  const std::string url = string_field(r, "official_doc_url");
+  if (url.empty()) return std::nullopt;
+  MustacheData doc = object_data();
+  put_text(doc, "text", url);
+  put_text(doc, "section", string_field(r, "official_doc_section"));
+  if (url.starts_with("https://") || url.starts_with("http://")) put_text(doc, "href", url);
+  return doc;
+}
+
+MustacheData dates_data(const ordered_json& r, const json& strings) {
+  MustacheData dates = list_data();
+  for (const char* key : {"first_seen", "last_confirmed", "last_updated"}) {
+    if (const std::string date = string_field(r, key); !date.empty()) {
+      MustacheData item = object_data();
+      put_text(item, "label", label(strings, key));
+      put_text(item, "date", date);
+      append(dates, std::move(item));
+    }
+  }
+  return dates;
 }
 
 }  // namespace
@@ -220,7 +336,6 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
 MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
                                    const json& strings) const {
   const ordered_json& r = *records_[index];
-  const bool translation = !language.base;
   const std::string id = string_field(r, "id");
   const std::string path = site_entry_path(language.code, id);
   const Title heading = title(index, language);
@@ -232,86 +347,22 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
   put_text(title_data, "text", heading.text);
   put(title_data, "untranslated", heading.untranslated);
   put(page, "title", std::move(title_data));
-  put_text(page, "signature", string_field(r, "signature"));
-  put_text(page, "domain", string_field(r, "domain"));
-  put_text(page, "domain_href", up + site_domain_path(language.code, string_field(r, "domain")));
-  put_text(page, "category", string_field(r, "category"));
-  put_text(page, "subcategory", string_field(r, "subcategory"));
-  put_text(page, "error_code", string_field(r, "error_code"));
-  put_text(page, "tier", string_field(r, "verification_tier"));
-  put_text(page, "tier_label", label(strings, "tier_" + string_field(r, "verification_tier")));
-  put_text(page, "fix_rate", percent(r.value("fix_success_rate", ordered_json())));
-  put_text(page, "confidence", percent(r.value("confidence", ordered_json())));
-  put_text(page, "resolvable", label(strings, "resolvable_" + string_field(r, "resolvable")));
-  put(page, "root_cause",
-      translated_text(string_field(r, "root_cause"),
-                      string_field(r, language.key("root_cause").c_str()), translation, false));
-  const std::string description = localized_field(r, "root_cause", language);
-  put_text(page, "description", description);
+  put_facts(page, r, language, strings, up);
+  put_list(page, "versions", versions_data(r));
+  put_list(page, "os_notes", os_notes_data(r));
+  put_list(page, "workarounds", workarounds_data(r, language));
+  put_list(page, "dead_ends", dead_ends_data(r, language));
+  put_list(page, "related", related_data(index, language, strings, up));
+  if (auto doc = official_doc_data(r)) put(page, "official_doc", std::move(*doc));
+  put(page, "dates", dates_data(r, strings));
+  put_text(page, "record_href", up + "api/" + id + ".json");
+  put_text(page, "markdown_href", up + "md/" + language.code + "/" + id + ".md");
+  put_text(page, "json_ld", json_ld_text(article_json(r, path, heading.text, language)));
+  return page;
+}
 
-  MustacheData versions = list_data();
-  for (const auto& v : list(r, "versions")) {
-    const auto or_dash = [&](const char* key) {
-      const std::string value = string_field(v, key);
-      return value.empty() ? std::string("—") : value;
-    };
-    MustacheData version = object_data();
-    put_text(version, "version", string_field(v, "version"));
-    put_text(version, "status", or_dash("status"));
-    put_text(version, "introduced", or_dash("introduced"));
-    put_text(version, "deprecated", or_dash("deprecated"));
-    put_text(version, "removed", or_dash("removed"));
-    put_text(version, "behavior_change", markdown_inline_html(string_field(v, "behavior_change")));
-    append(versions, std::move(version));
-  }
-  put_list(page, "versions", std::move(versions));
-
-  MustacheData os_notes = list_data();
-  if (const auto it = r.find("os_specific"); it != r.end() && it->is_object()) {
-    for (const auto& [os, note] : it->items()) {
-      if (!note.is_string()) continue;
-      MustacheData item = object_data();
-      put_text(item, "os", os);
-      put_text(item, "html", markdown_inline_html(note.get<std::string>()));
-      append(os_notes, std::move(item));
-    }
-  }
-  put_list(page, "os_notes", std::move(os_notes));
-
-  MustacheData workarounds = list_data();
-  const auto& workaround_items = list(r, "workarounds");
-  for (std::size_t i = 0; i < workaround_items.size(); ++i) {
-    const auto& w = workaround_items[i];
-    MustacheData item = object_data();
-    put_text(item, "number", std::to_string(i + 1));
-    put(item, "action",
-        translated_text(string_field(w, "action"), nth(r, language.key("workarounds"), i),
-                        translation, true));
-    put_text(item, "success", percent(w.value("success_rate", ordered_json())));
-    put_text(item, "how", string_field(w, "how"));
-    put_text(item, "condition", markdown_inline_html(string_field(w, "condition")));
-    put_text(item, "tradeoff", markdown_inline_html(string_field(w, "tradeoff")));
-    put_sources(item, w);
-    append(workarounds, std::move(item));
-  }
-  put_list(page, "workarounds", std::move(workarounds));
-
-  MustacheData dead_ends = list_data();
-  const auto& dead_end_items = list(r, "dead_ends");
-  for (std::size_t i = 0; i < dead_end_items.size(); ++i) {
-    const auto& d = dead_end_items[i];
-    MustacheData item = object_data();
-    put(item, "action",
-        translated_text(string_field(d, "action"), nth(r, language.key("dead_ends"), i),
-                        translation, true));
-    put_text(item, "fail", percent(d.value("fail_rate", ordered_json())));
-    put_text(item, "why_fails", markdown_html(string_field(d, "why_fails")));
-    put_text(item, "misconception", markdown_inline_html(string_field(d, "common_misconception")));
-    put_sources(item, d);
-    append(dead_ends, std::move(item));
-  }
-  put_list(page, "dead_ends", std::move(dead_ends));
-
+MustacheData SiteModel::related_data(std::size_t index, const Language& language,
+                                     const json& strings, const std::string& up) const {
   MustacheData related = list_data();
   const Relations& relations = relations_[index];
   const std::pair<const char*, const std::vector<Link>*> groups[] = {
@@ -339,31 +390,17 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
     put(group, "links", std::move(items));
     append(related, std::move(group));
   }
-  put_list(page, "related", std::move(related));
+  return related;
+}
 
-  if (const std::string url = string_field(r, "official_doc_url"); !url.empty()) {
-    MustacheData doc = object_data();
-    put_text(doc, "text", url);
-    put_text(doc, "section", string_field(r, "official_doc_section"));
-    if (url.starts_with("https://") || url.starts_with("http://")) put_text(doc, "href", url);
-    put(page, "official_doc", std::move(doc));
-  }
-  MustacheData dates = list_data();
-  for (const char* key : {"first_seen", "last_confirmed", "last_updated"}) {
-    if (const std::string date = string_field(r, key); !date.empty()) {
-      MustacheData item = object_data();
-      put_text(item, "label", label(strings, key));
-      put_text(item, "date", date);
-      append(dates, std::move(item));
-    }
-  }
-  put(page, "dates", std::move(dates));
-  put_text(page, "record_href", up + "api/" + id + ".json");
-  put_text(page, "markdown_href", up + "md/" + language.code + "/" + id + ".md");
-
-  json article = {
-      {"@context", "https://schema.org"}, {"@type", "TechArticle"}, {"headline", heading.text},
-      {"inLanguage", language.html_lang}, {"identifier", id},       {"description", description}};
+json SiteModel::article_json(const ordered_json& r, const std::string& path,
+                             const std::string& headline, const Language& language) const {
+  json article = {{"@context", "https://schema.org"},
+                  {"@type", "TechArticle"},
+                  {"headline", headline},
+                  {"inLanguage", language.html_lang},
+                  {"identifier", string_field(r, "id")},
+                  {"description", localized_field(r, "root_cause", language)}};
   if (const std::string date = string_field(r, "first_seen"); !date.empty())
     article["datePublished"] = date;
   if (const std::string date = string_field(r, "last_updated"); !date.empty())
@@ -371,8 +408,7 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
   if (!config_.base_url.empty()) article["url"] = config_.base_url + path;
   if (const std::string code = string_field(r, "error_code"); !code.empty())
     article["keywords"] = code;
-  put_text(page, "json_ld", json_ld_text(article));
-  return page;
+  return article;
 }
 
 json SiteModel::home_page(const Language& language, const json& strings) const {

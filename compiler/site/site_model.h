@@ -78,6 +78,11 @@ class SiteModel {
   const std::string& base_lang() const { return languages_.front().html_lang; }
   nlohmann::json common(const std::string& path, const std::string& alternate_suffix,
                         const std::string& page_title, const Language& language) const;
+  // The sections of an entry page that read other entries or the site's configuration.
+  MustacheData related_data(std::size_t record, const Language& language,
+                            const nlohmann::json& strings, const std::string& up) const;
+  nlohmann::json article_json(const nlohmann::ordered_json& record, const std::string& path,
+                              const std::string& headline, const Language& language) const;
 
   std::vector<const nlohmann::ordered_json*> records_;
   SiteConfig config_;

@@ -13,8 +13,9 @@ using Row = std::vector<std::string>;
 
 std::string number(const ordered_json& value) { return std::to_string(value.get<long long>()); }
 
-// `part` of `whole` as a whole percentage, rounded half up; "-" when there is no whole.
-std::string percent(const ordered_json& part, const ordered_json& whole) {
+// `part` of `whole` (counts) as a whole percentage, rounded half up in integers; "-" when there
+// is no whole.
+std::string share(const ordered_json& part, const ordered_json& whole) {
   const long long p = part.get<long long>(), w = whole.get<long long>();
   return w == 0 ? "-" : std::to_string((200 * p + w) / (2 * w)) + "%";
 }
@@ -87,16 +88,16 @@ std::string language(const std::string& lang, const ordered_json& coverage) {
   std::vector<Row> rows = {{"field", "English", "translated", "%"}};
   for (const auto& [field, counts] : coverage["fields"].items()) {
     rows.push_back({field, number(counts["english"]), number(counts["translated"]),
-                    percent(counts["translated"], counts["english"])});
+                    share(counts["translated"], counts["english"])});
     if (counts.contains("items_english")) {
       rows.push_back({"  items", number(counts["items_english"]),
                       number(counts["items_translated"]),
-                      percent(counts["items_translated"], counts["items_english"])});
+                      share(counts["items_translated"], counts["items_english"])});
     }
   }
   const ordered_json& all = coverage["all_fields"];
   rows.push_back({"all fields", number(all["english"]), number(all["translated"]),
-                  percent(all["translated"], all["english"])});
+                  share(all["translated"], all["english"])});
   return out + table(rows);
 }
 

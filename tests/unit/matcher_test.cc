@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/diagnostic.h"
+#include "base/text.h"
 #include "base/utf8.h"
 #include "match/bundle_reader.h"
 #include "match/hit_json.h"

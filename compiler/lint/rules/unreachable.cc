@@ -2,7 +2,6 @@
 // finds nothing), so no lookup by that error message can ever return this entry.
 #include "base/text.h"
 #include "lint/rules/rules.h"
-#include "match/rank.h"
 
 namespace kbc::rules {
 namespace {
@@ -10,7 +9,7 @@ namespace {
 std::string percent(const Entry& entry) {
   const auto* rate = entry.find("/fix_success_rate");
   const double value = rate && rate->is_number() ? rate->get<double>() : 0;
-  return std::to_string(rate_permille(value) / 10) + "%";
+  return percent_text(value);
 }
 
 }  // namespace
