@@ -3,7 +3,8 @@
 # lists the files of compiler/ over 600 lines and the functions over 60, longest first, with
 # their counts. A function is read as a definition that starts at the left margin (a line with a
 # '(', its '{' on that line or a later one) and ends at the next '}' there; lambdas, and methods
-# defined inside a class, count within what encloses them.
+# defined inside a class, count within what encloses them. The lines of a table (a `static
+# const ... = {` initializer inside the function, to its `};`) are not counted.
 #   bench/code_size.sh [MAX_FILE_LINES] [MAX_FUNCTION_LINES]
 set -euo pipefail
 cd "$(dirname "$0")/../compiler"
@@ -20,8 +21,10 @@ find . -name '*.cc' | sed 's|^\./||' | sort | while read -r file; do
     !start && /^[A-Za-z].*\(/ && !/;$/ && !/^(namespace|struct|class|enum|union|using|template)/ {
       start = NR; name = $0; opened = 0 }
     start && !opened && /;$/ { start = 0 }           # a declaration over several lines
-    start && !opened && /\{$/ { opened = 1 }
-    start && opened && /^\}/ { size = NR - start + 1
+    start && !opened && /\{$/ { opened = 1; table = 0 }
+    start && opened && /^ +static const .*= \{$/ { in_table = NR; next }
+    in_table && /^ +\};$/ { table += NR - in_table + 1; in_table = 0; next }
+    start && opened && /^\}/ { size = NR - start + 1 - table
       if (size > max) { sub(/\(.*/, "", name); n = split(name, words, " ")
                         printf "  %5d  %s:%d %s\n", size, file, start, words[n] }
       start = 0 }' "$file"

@@ -74,10 +74,14 @@ Diagnostics run_rules(const LintContext& context, Check check) {
   parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     Diagnostics& found = per_slice[begin];
     for (const Rule& rule : all_rules()) {
-      if (!rule.check) continue;
+      if (!rule.checks_entries()) continue;
       Reporter reporter(rule, found);
       for (std::size_t i = begin; i < end; ++i) {
-        if (check(rule, i)) rule.check(kb.entries[i], context, reporter);
+        if (!check(rule, i)) continue;
+        if (rule.local)
+          rule.local(kb.entries[i], context.entry(i), reporter);
+        else
+          rule.cross_entry(kb.entries[i], context, reporter);
       }
     }
   });
@@ -367,11 +371,12 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
   }
   const LintContext context{kb, compiled, errors, hits, winners, benign, breadth};
   // The rules that read only their own entry find in an unchanged file what they found before.
-  next.findings = run_rules(
-      context, [&](const Rule& rule, std::size_t i) { return rule.cross_entry || !facts[i]; });
+  next.findings = run_rules(context, [&](const Rule& rule, std::size_t i) {
+    return rule.cross_entry != nullptr || !facts[i];
+  });
   std::set<std::string_view> local_rules;
   for (const Rule& rule : all_rules()) {
-    if (rule.check && !rule.cross_entry) local_rules.insert(rule.id);
+    if (rule.local) local_rules.insert(rule.id);
   }
   for (const Diagnostic& finding : last->findings) {
     const auto entry = by_path.find(finding.path);

@@ -1,9 +1,9 @@
 // Lint: the rules that read the model and report what an author must fix.
 //
 // A rule is a small unit: an id, a severity, a one-line summary and a check function, listed
-// once in rule_list.cc (no self-registration). Rules whose check is null are reported by an
-// earlier stage (the YAML loader, the schema validator) and are listed so that
-// `kbc lint --list-rules` and the README show every id a diagnostic can carry.
+// once in rule_list.cc (no self-registration). Rules without a check are reported by an
+// earlier stage (the YAML loader, the schema validator, kbc.yaml's reader) and are listed so
+// that `kbc lint --list-rules` and the README show every id a diagnostic can carry.
 #pragma once
 
 #include <functional>
@@ -53,7 +53,19 @@ using RegexesMatching = std::function<std::vector<std::size_t>(std::string_view 
 std::vector<std::size_t> signature_winners(const KnowledgeBase& kb,
                                            const RegexesMatching& matching);
 
-// What rules may look at besides the entry itself. Computed once per lint run.
+class Reporter;
+
+// What a local rule may look at besides its entry: the entry's own regex, compiled, and the
+// knowledge base's languages; nothing of the other entries. What a local rule found in a file is
+// therefore still true while the file is unchanged, and incremental lint reuses it.
+struct EntryContext {
+  const RE2* regex;                // nullptr when there is none or it did not compile
+  const std::string& regex_error;  // RE2's error for one that did not compile
+  const std::vector<Language>& languages;
+};
+
+// What a cross-entry rule may look at: the whole knowledge base and what lint computed over it.
+// Computed once per lint run.
 struct LintContext {
   const KnowledgeBase& kb;
   // Indexed like kb.entries, and filled in for the entries being checked: the compiled regex
@@ -70,22 +82,26 @@ struct LintContext {
   std::size_t index_of(const Entry& entry) const {
     return static_cast<std::size_t>(&entry - kb.entries.data());
   }
+  // What a local rule sees of entry i.
+  EntryContext entry(std::size_t i) const { return {regex[i], regex_error[i], kb.languages}; }
 };
 
-class Reporter;
-
+// A rule, as clang-tidy has checks: an id, a severity, a one-line summary and a check, which
+// takes an EntryContext (a local rule) or a LintContext (a cross-entry rule), so that a rule
+// cannot read other entries without being known to. Each is defined in its own file under
+// rules/ with designated initializers. A rule with no check is reported by an earlier stage.
 struct Rule {
   std::string_view id;
   Severity severity;
   std::string_view summary;
-  void (*check)(const Entry& entry, const LintContext& context, Reporter& report);
+  void (*local)(const Entry& entry, const EntryContext& context, Reporter& report) = nullptr;
+  void (*cross_entry)(const Entry& entry, const LintContext& context, Reporter& report) = nullptr;
   // True when the build cannot do without the rule: ignoring its errors would leave entries out
   // silently or write wrong output. kbc.yaml cannot turn it off or down, and no kbc-disable
   // comment or exclusion can suppress it.
   bool required = false;
-  // True when the rule reads other entries than the one it checks (or what the cross-entry
-  // matching found), so that an edit of one file can change its findings on another.
-  bool cross_entry = false;
+
+  bool checks_entries() const { return local || cross_entry; }
 };
 
 // Collects one rule's findings with that rule's id and severity.

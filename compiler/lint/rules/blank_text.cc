@@ -13,9 +13,7 @@ void check(const Entry& entry, const std::string& pointer, Reporter& report) {
   report.at_value(entry, pointer, display_name(pointer) + " is blank");
 }
 
-}  // namespace
-
-void blank_text(const Entry& entry, const LintContext&, Reporter& report) {
+void blank_text(const Entry& entry, const EntryContext&, Reporter& report) {
   for (const char* key : {"/signature", "/regex", "/category", "/root_cause"})
     check(entry, key, report);
   for_each_item(entry, "/dead_ends", [&](const std::string& item, const auto&) {
@@ -30,5 +28,16 @@ void blank_text(const Entry& entry, const LintContext&, Reporter& report) {
     check(entry, item + "/action", report);
   });
 }
+
+}  // namespace
+
+constinit const Rule kEntryBlankText = {
+    .id = "entry-blank-text",
+    .severity = Severity::kError,
+    .summary =
+        "a required text (signature, regex, root_cause, category, dead-end action and why_fails, "
+        "workaround action) is empty or only white space",
+    .local = blank_text,
+};
 
 }  // namespace kbc::rules

@@ -5,8 +5,9 @@
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {
+namespace {
 
-void duplicate_action(const Entry& entry, const LintContext&, Reporter& report) {
+void duplicate_action(const Entry& entry, const EntryContext&, Reporter& report) {
   for (const char* list : {"/dead_ends", "/workarounds"}) {
     std::map<std::string_view, std::size_t> seen;  // action -> index of its first item
     std::size_t index = 0;
@@ -22,5 +23,14 @@ void duplicate_action(const Entry& entry, const LintContext&, Reporter& report) 
     });
   }
 }
+
+}  // namespace
+
+constinit const Rule kEntryDuplicateAction = {
+    .id = "entry-duplicate-action",
+    .severity = Severity::kWarning,
+    .summary = "the same action twice in the dead ends or the workarounds",
+    .local = duplicate_action,
+};
 
 }  // namespace kbc::rules

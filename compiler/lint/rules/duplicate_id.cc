@@ -2,6 +2,7 @@
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {
+namespace {
 
 void duplicate_id(const Entry& entry, const LintContext& context, Reporter& report) {
   const auto it = context.kb.by_id.find(entry.id());
@@ -12,5 +13,15 @@ void duplicate_id(const Entry& entry, const LintContext& context, Reporter& repo
     report.at_value(entry, "/id", "id '" + entry.id() + "' is also declared by " + twin.path);
   }
 }
+
+}  // namespace
+
+constinit const Rule kEntryDuplicateId = {
+    .id = "entry-duplicate-id",
+    .severity = Severity::kError,
+    .summary = "two files declare the same id",
+    .cross_entry = duplicate_id,
+    .required = true,
+};
 
 }  // namespace kbc::rules

@@ -9,8 +9,8 @@ namespace {
 // The translated keys of every language but the base: `visit(language, base pointer, its
 // translation's pointer, whether they are lists)`.
 template <typename Visit>
-void for_each_translation(const LintContext& context, Visit visit) {
-  for (const Language& language : context.kb.languages) {
+void for_each_translation(const std::vector<Language>& languages, Visit visit) {
+  for (const Language& language : languages) {
     if (language.base) continue;
     for (const TranslatedKey& key : translated_keys())
       visit(language, "/" + key.key, "/" + language.key(key.key), key.list);
@@ -42,11 +42,9 @@ void missing_items(const Entry& entry, const Language& language, const std::stri
   });
 }
 
-}  // namespace
-
-void i18n_length(const Entry& entry, const LintContext& context, Reporter& report) {
-  for_each_translation(context, [&](const Language&, const std::string& base,
-                                    const std::string& translated, bool list) {
+void i18n_length(const Entry& entry, const EntryContext& context, Reporter& report) {
+  for_each_translation(context.languages, [&](const Language&, const std::string& base,
+                                              const std::string& translated, bool list) {
     const auto* translations = entry.find(translated);
     if (!list || !translations || !translations->is_array()) return;
     const std::size_t expected = entry.list(base).size(), actual = translations->size();
@@ -58,14 +56,34 @@ void i18n_length(const Entry& entry, const LintContext& context, Reporter& repor
   });
 }
 
-void i18n_missing(const Entry& entry, const LintContext& context, Reporter& report) {
-  for_each_translation(context, [&](const Language& language, const std::string& base,
-                                    const std::string& translated, bool list) {
+void i18n_missing(const Entry& entry, const EntryContext& context, Reporter& report) {
+  for_each_translation(context.languages, [&](const Language& language, const std::string& base,
+                                              const std::string& translated, bool list) {
     if (list)
       missing_items(entry, language, base, translated, report);
     else
       missing_text(entry, language, base, translated, report);
   });
 }
+
+}  // namespace
+
+constinit const Rule kI18nLength = {
+    .id = "i18n-length",
+    .severity = Severity::kError,
+    .summary =
+        "a translated list (workarounds_zh, dead_ends_ja, ...) has a different length than its "
+        "list",
+    .local = i18n_length,
+    .required = true,
+};
+constinit const Rule kI18nMissing = {
+    .id = "i18n-missing",
+    .severity = Severity::kWarning,
+    .summary =
+        "a translated text (signature_zh, ...) is missing or blank where the base language's "
+        "exists",
+    .local = i18n_missing,
+};
 
 }  // namespace kbc::rules

@@ -3,8 +3,9 @@
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {
+namespace {
 
-void id_path(const Entry& entry, const LintContext&, Reporter& report) {
+void id_path(const Entry& entry, const EntryContext&, Reporter& report) {
   const auto* id = entry.find("/id");
   if (id && id->is_string() && entry.id() != entry.id_from_path) {
     report.at_value(entry, "/id",
@@ -19,5 +20,17 @@ void id_path(const Entry& entry, const LintContext&, Reporter& report) {
                         "' differs from the id's first segment '" + first_segment + "'");
   }
 }
+
+}  // namespace
+
+constinit const Rule kEntryIdPath = {
+    .id = "entry-id-path",
+    .severity = Severity::kError,
+    .summary =
+        "the id differs from the file's path under entries/, or the domain from the id's first "
+        "segment",
+    .local = id_path,
+    .required = true,
+};
 
 }  // namespace kbc::rules

@@ -15,9 +15,7 @@ void check(const Entry& entry, const std::string& pointer, Reporter& report) {
   }
 }
 
-}  // namespace
-
-void rate_finite(const Entry& entry, const LintContext&, Reporter& report) {
+void rate_finite(const Entry& entry, const EntryContext&, Reporter& report) {
   check(entry, "/confidence", report);
   check(entry, "/fix_success_rate", report);
   for_each_item(entry, "/dead_ends", [&](const std::string& item, const auto&) {
@@ -32,5 +30,16 @@ void rate_finite(const Entry& entry, const LintContext&, Reporter& report) {
     });
   }
 }
+
+}  // namespace
+
+constinit const Rule kEntryRateFinite = {
+    .id = "entry-rate-finite",
+    .severity = Severity::kError,
+    .summary =
+        "a rate, probability or confidence is NaN or infinite (the schema checks the [0, 1] range)",
+    .local = rate_finite,
+    .required = true,
+};
 
 }  // namespace kbc::rules

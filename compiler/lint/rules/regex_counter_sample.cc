@@ -4,9 +4,10 @@
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {
+namespace {
 
-void regex_counter_sample(const Entry& entry, const LintContext& context, Reporter& report) {
-  const RE2* regex = context.regex[context.index_of(entry)];
+void regex_counter_sample(const Entry& entry, const EntryContext& context, Reporter& report) {
+  const RE2* regex = context.regex;
   if (!regex) return;
   for_each_item(entry, "/counter_samples", [&](const std::string& pointer, const auto& sample) {
     if (sample.is_string() && RE2::PartialMatch(entry.text(pointer), *regex)) {
@@ -14,5 +15,14 @@ void regex_counter_sample(const Entry& entry, const LintContext& context, Report
     }
   });
 }
+
+}  // namespace
+
+constinit const Rule kRegexCounterSample = {
+    .id = "regex-counter-sample",
+    .severity = Severity::kError,
+    .summary = "the regex matches one of the counter_samples",
+    .local = regex_counter_sample,
+};
 
 }  // namespace kbc::rules

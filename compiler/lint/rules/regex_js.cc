@@ -4,9 +4,10 @@
 #include "match/js_regex.h"
 
 namespace kbc::rules {
+namespace {
 
-void regex_js(const Entry& entry, const LintContext& context, Reporter& report) {
-  if (!context.regex[context.index_of(entry)]) return;  // none, or regex-syntax's
+void regex_js(const Entry& entry, const EntryContext& context, Reporter& report) {
+  if (!context.regex) return;  // none, or regex-syntax's
   const JsRegex js = js_regex(entry.text("/regex"));
   if (!js.ok) {
     report.at_value(entry, "/regex",
@@ -15,5 +16,16 @@ void regex_js(const Entry& entry, const LintContext& context, Reporter& report) 
                         js.reason);
   }
 }
+
+}  // namespace
+
+constinit const Rule kRegexJs = {
+    .id = "regex-js",
+    .severity = Severity::kWarning,
+    .summary =
+        "the regex has no exact JavaScript form, so the site's paste box matches the entry by its "
+        "signature only",
+    .local = regex_js,
+};
 
 }  // namespace kbc::rules

@@ -4,9 +4,10 @@
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {
+namespace {
 
-void regex_no_match(const Entry& entry, const LintContext& context, Reporter& report) {
-  const RE2* regex = context.regex[context.index_of(entry)];
+void regex_no_match(const Entry& entry, const EntryContext& context, Reporter& report) {
+  const RE2* regex = context.regex;
   if (!regex) return;
   const auto* signature = entry.find("/signature");
   if (signature && signature->is_string() && !RE2::PartialMatch(entry.text("/signature"), *regex)) {
@@ -18,5 +19,14 @@ void regex_no_match(const Entry& entry, const LintContext& context, Reporter& re
     }
   });
 }
+
+}  // namespace
+
+constinit const Rule kRegexNoMatch = {
+    .id = "regex-no-match",
+    .severity = Severity::kError,
+    .summary = "the regex does not match the signature or one of the samples",
+    .local = regex_no_match,
+};
 
 }  // namespace kbc::rules

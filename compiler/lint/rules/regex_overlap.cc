@@ -26,8 +26,6 @@ std::string still_first(const LintContext& context, std::size_t other) {
   return out.append(context.kb.entries[winner].id()).append("' does)");
 }
 
-}  // namespace
-
 void regex_overlap(const Entry& entry, const LintContext& context, Reporter& report) {
   const auto& hits = context.hits[context.index_of(entry)];
   if (hits.empty()) return;
@@ -46,5 +44,16 @@ void regex_overlap(const Entry& entry, const LintContext& context, Reporter& rep
     report.at_value(entry, "/regex", std::move(message));
   }
 }
+
+}  // namespace
+
+constinit const Rule kRegexOverlap = {
+    .id = "regex-overlap",
+    .severity = Severity::kWarning,
+    .summary =
+        "the regex matches another entry's signature or sample, and that entry is not in "
+        "frequently_confused_with",
+    .cross_entry = regex_overlap,
+};
 
 }  // namespace kbc::rules

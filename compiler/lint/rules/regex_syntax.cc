@@ -2,11 +2,22 @@
 #include "lint/rules/rules.h"
 
 namespace kbc::rules {
+namespace {
 
-void regex_syntax(const Entry& entry, const LintContext& context, Reporter& report) {
-  const std::string& error = context.regex_error[context.index_of(entry)];
+void regex_syntax(const Entry& entry, const EntryContext& context, Reporter& report) {
+  const std::string& error = context.regex_error;
   if (!error.empty())
     report.at_value(entry, "/regex", "regex does not compile under RE2: " + error);
 }
+
+}  // namespace
+
+constinit const Rule kRegexSyntax = {
+    .id = "regex-syntax",
+    .severity = Severity::kError,
+    .summary = "the regex does not compile under RE2 (with RE2's message)",
+    .local = regex_syntax,
+    .required = true,
+};
 
 }  // namespace kbc::rules

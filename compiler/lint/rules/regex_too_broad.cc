@@ -237,8 +237,6 @@ void other_domains(const Entry& entry, const LintContext& context, Reporter& rep
                       "): it recognises more than its own error");
 }
 
-}  // namespace
-
 void regex_too_broad(const Entry& entry, const LintContext& context, Reporter& report) {
   const auto* node = entry.find("/regex");
   if (!node || !node->is_string()) return;
@@ -261,5 +259,18 @@ void regex_too_broad(const Entry& entry, const LintContext& context, Reporter& r
   if (!digit_dots(pattern).empty() && regex()) digit_dot(entry, pattern, report);
   other_domains(entry, context, report);
 }
+
+}  // namespace
+
+constinit const Rule kRegexTooBroad = {
+    .id = "regex-too-broad",
+    .severity = Severity::kWarning,
+    .summary =
+        "the regex matches ordinary output (a line of the benign corpus, quoted), runs .* between "
+        "words ignoring case across another domain's text, leaves a dot unescaped between digits, "
+        "or matches entries of three or more other domains; with a narrower form where one is "
+        "mechanical",
+    .cross_entry = regex_too_broad,
+};
 
 }  // namespace kbc::rules

@@ -1,32 +1,33 @@
-// The check function of each lint rule; rule_list.cc ties them to ids and summaries.
+// Each lint rule that checks entries, defined in its own file with its check; rule_list.cc
+// lists them.
 #pragma once
 
 #include "lint/rule.h"
 
 namespace kbc::rules {
 
-void blank_text(const Entry&, const LintContext&, Reporter&);
-void id_path(const Entry&, const LintContext&, Reporter&);
-void duplicate_id(const Entry&, const LintContext&, Reporter&);
-void regex_syntax(const Entry&, const LintContext&, Reporter&);
-void regex_no_match(const Entry&, const LintContext&, Reporter&);
-void regex_counter_sample(const Entry&, const LintContext&, Reporter&);
-void regex_overlap(const Entry&, const LintContext&, Reporter&);
-void regex_js(const Entry&, const LintContext&, Reporter&);
-void entry_unreachable(const Entry&, const LintContext&, Reporter&);
-void xref_unknown(const Entry&, const LintContext&, Reporter&);
-void xref_self(const Entry&, const LintContext&, Reporter&);
-void date_invalid(const Entry&, const LintContext&, Reporter&);
-void date_order(const Entry&, const LintContext&, Reporter&);
-void rate_finite(const Entry&, const LintContext&, Reporter&);
-void i18n_length(const Entry&, const LintContext&, Reporter&);
-void i18n_missing(const Entry&, const LintContext&, Reporter&);
-void how_repeats_action(const Entry&, const LintContext&, Reporter&);
-void resolvable_rate(const Entry&, const LintContext&, Reporter&);
-void source_url(const Entry&, const LintContext&, Reporter&);
-void duplicate_action(const Entry&, const LintContext&, Reporter&);
-void text_whitespace(const Entry&, const LintContext&, Reporter&);
-void regex_too_broad(const Entry&, const LintContext&, Reporter&);
+extern const Rule kEntryBlankText;
+extern const Rule kEntryIdPath;
+extern const Rule kEntryDuplicateId;
+extern const Rule kEntryRateFinite;
+extern const Rule kEntryResolvableRate;
+extern const Rule kEntryDuplicateAction;
+extern const Rule kEntryHowRepeatsAction;
+extern const Rule kTextWhitespace;
+extern const Rule kDateInvalid;
+extern const Rule kDateOrder;
+extern const Rule kSourceUrl;
+extern const Rule kRegexSyntax;
+extern const Rule kRegexNoMatch;
+extern const Rule kRegexCounterSample;
+extern const Rule kRegexOverlap;
+extern const Rule kRegexTooBroad;
+extern const Rule kRegexJs;
+extern const Rule kEntryUnreachable;
+extern const Rule kXrefUnknown;
+extern const Rule kXrefSelf;
+extern const Rule kI18nLength;
+extern const Rule kI18nMissing;
 
 // Helpers shared by several rules.
 

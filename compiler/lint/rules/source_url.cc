@@ -80,9 +80,7 @@ void check(const Entry& entry, const std::string& pointer, Reporter& report) {
   }
 }
 
-}  // namespace
-
-void source_url(const Entry& entry, const LintContext&, Reporter& report) {
+void source_url(const Entry& entry, const EntryContext&, Reporter& report) {
   check(entry, "/official_doc_url", report);
   for (const char* list : {"/dead_ends", "/workarounds"}) {
     for_each_item(entry, list, [&](const std::string& item, const auto&) {
@@ -91,5 +89,14 @@ void source_url(const Entry& entry, const LintContext&, Reporter& report) {
     });
   }
 }
+
+}  // namespace
+
+constinit const Rule kSourceUrl = {
+    .id = "source-url",
+    .severity = Severity::kError,
+    .summary = "a source URL that is not http(s) or points at a local or private address",
+    .local = source_url,
+};
 
 }  // namespace kbc::rules

@@ -30,10 +30,18 @@ void walk(const Entry& entry, const nlohmann::json& node, const std::string& poi
   }
 }
 
-}  // namespace
-
-void text_whitespace(const Entry& entry, const LintContext&, Reporter& report) {
+void text_whitespace(const Entry& entry, const EntryContext&, Reporter& report) {
   walk(entry, entry.data, "", report);
 }
+
+}  // namespace
+
+constinit const Rule kTextWhitespace = {
+    .id = "text-whitespace",
+    .severity = Severity::kWarning,
+    .summary =
+        "text with leading or trailing white space (often where shell substitution ate a command)",
+    .local = text_whitespace,
+};
 
 }  // namespace kbc::rules

@@ -12,8 +12,6 @@ std::string percent(const Entry& entry) {
   return percent_text(value);
 }
 
-}  // namespace
-
 void entry_unreachable(const Entry& entry, const LintContext& context, Reporter& report) {
   if (!entry.shape_ok) return;
   const std::size_t self = context.index_of(entry);
@@ -44,5 +42,16 @@ void entry_unreachable(const Entry& entry, const LintContext& context, Reporter&
                       " first for this entry's own signature; tighten that entry's regex, or make "
                       "this signature the error's one line, as it is printed");
 }
+
+}  // namespace
+
+constinit const Rule kEntryUnreachable = {
+    .id = "entry-unreachable",
+    .severity = Severity::kError,
+    .summary =
+        "kbc match ranks another entry first for the entry's own signature (named), so no lookup "
+        "returns it",
+    .cross_entry = entry_unreachable,
+};
 
 }  // namespace kbc::rules

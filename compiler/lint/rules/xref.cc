@@ -16,8 +16,6 @@ void for_each_link(const Entry& entry, Visit visit) {
   }
 }
 
-}  // namespace
-
 void xref_unknown(const Entry& entry, const LintContext& context, Reporter& report) {
   const auto& kb = context.kb;
   for_each_link(entry, [&](const std::string& pointer, const std::string& target) {
@@ -30,10 +28,25 @@ void xref_unknown(const Entry& entry, const LintContext& context, Reporter& repo
   });
 }
 
-void xref_self(const Entry& entry, const LintContext&, Reporter& report) {
+void xref_self(const Entry& entry, const EntryContext&, Reporter& report) {
   for_each_link(entry, [&](const std::string& pointer, const std::string& target) {
     if (target == entry.id()) report.at_value(entry, pointer, "the entry links to itself");
   });
 }
+
+}  // namespace
+
+constinit const Rule kXrefUnknown = {
+    .id = "xref-unknown",
+    .severity = Severity::kError,
+    .summary = "a transition_graph error_id that names no entry",
+    .cross_entry = xref_unknown,
+};
+constinit const Rule kXrefSelf = {
+    .id = "xref-self",
+    .severity = Severity::kError,
+    .summary = "a transition_graph error_id that names the entry itself",
+    .local = xref_self,
+};
 
 }  // namespace kbc::rules
