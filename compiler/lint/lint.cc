@@ -277,38 +277,13 @@ std::size_t text_rank(const std::string& pointer) {
   return pointer.starts_with(kSamples) ? 1 + std::stoul(pointer.substr(kSamples.size())) : 0;
 }
 
-}  // namespace
-
-Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only) {
-  return lint_everything(kb, only, nullptr);
-}
-
-Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& next) {
-  next = LastLint{};
-  next.digest = kb.digest;
-  next.benign = benign_digest(kb);
+// The cross-entry hits of every regex, as cross_entry_hits finds them, from the last lint's
+// where neither the regex nor the text changed: a changed regex runs over every unchanged text,
+// and every changed text runs through the pool's prefilter.
+std::vector<std::vector<RegexHit>> incremental_hits(
+    const KnowledgeBase& kb, const std::vector<const LastLint::EntryFacts*>& facts, RegexPool& pool,
+    const std::map<std::string_view, std::size_t>& by_path) {
   const std::size_t n = kb.entries.size();
-  // The last lint's facts of each entry whose file it read byte for byte as it is now.
-  std::vector<const LastLint::EntryFacts*> facts(n);
-  std::size_t changed = n;
-  if (last) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto it = last->entries.find(kb.entries[i].path);
-      if (it != last->entries.end() && it->second.digest == kb.entries[i].digest)
-        facts[i] = &it->second;
-    }
-    changed = static_cast<std::size_t>(std::count(facts.begin(), facts.end(), nullptr));
-  }
-  if (!last || changed > kMaxChangedEntries || last->benign != next.benign) {
-    next.findings = lint_everything(kb, {}, &next);
-    return next.findings;
-  }
-
-  std::optional<Phase> phase("regexes of the changed entries");
-  RegexPool pool(kb, facts);
-  phase.emplace("cross-entry matches");
-  std::map<std::string_view, std::size_t> by_path;
-  for (std::size_t i = 0; i < n; ++i) by_path[kb.entries[i].path] = i;
   std::vector<std::vector<RegexHit>> hits(n);
   for (std::size_t matcher = 0; matcher < n; ++matcher) {
     if (const LoneRegex* lone = pool.changed(matcher)) {  // its regex, over every other text
@@ -341,13 +316,33 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
       return a.entry != b.entry ? a.entry < b.entry : text_rank(a.pointer) < text_rank(b.pointer);
     });
   }
-  phase.emplace("signature winners");
-  const auto winners =
-      signature_winners(kb, [&](std::string_view text) { return pool.matching(text); });
+  return hits;
+}
 
-  phase.emplace("benign corpus");
-  // The changed entries' regexes run over it; the others' breadth is the last lint's.
-  const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
+// Appends to `findings` what the local rules found in the files that did not change: a local
+// rule reads only its entry (EntryContext), so its findings there are still true.
+void reuse_local_findings(const Diagnostics& last,
+                          const std::map<std::string_view, std::size_t>& by_path,
+                          const std::vector<const LastLint::EntryFacts*>& facts,
+                          Diagnostics& findings) {
+  std::set<std::string_view> local_rules;
+  for (const Rule& rule : all_rules()) {
+    if (rule.local) local_rules.insert(rule.id);
+  }
+  for (const Diagnostic& finding : last) {
+    const auto entry = by_path.find(finding.path);
+    if (entry != by_path.end() && facts[entry->second] && local_rules.count(finding.rule))
+      findings.push_back(finding);
+  }
+}
+
+// The breadth of every regex on the benign corpus: the changed entries' regexes run over it,
+// the others' is the last lint's.
+std::vector<Breadth> incremental_breadth(const KnowledgeBase& kb,
+                                         const std::vector<const LastLint::EntryFacts*>& facts,
+                                         const RegexPool& pool,
+                                         const std::vector<BenignLine>& benign) {
+  const std::size_t n = kb.entries.size();
   std::vector<std::optional<std::string_view>> changed_patterns(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (pool.changed(i) && pool.changed(i)->regex()) changed_patterns[i] = regex_of(kb.entries[i]);
@@ -359,6 +354,49 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
     breadth[i].benign_lines = facts[i]->benign_lines;
     breadth[i].some_benign = facts[i]->some_benign;
   }
+  return breadth;
+}
+
+}  // namespace
+
+Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only) {
+  return lint_everything(kb, only, nullptr);
+}
+
+Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& next) {
+  next = LastLint{};
+  next.digest = kb.digest;
+  next.benign = benign_digest(kb);
+  const std::size_t n = kb.entries.size();
+  // The last lint's facts of each entry whose file it read byte for byte as it is now.
+  std::vector<const LastLint::EntryFacts*> facts(n);
+  std::size_t changed = n;
+  if (last) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto it = last->entries.find(kb.entries[i].path);
+      if (it != last->entries.end() && it->second.digest == kb.entries[i].digest)
+        facts[i] = &it->second;
+    }
+    changed = static_cast<std::size_t>(std::count(facts.begin(), facts.end(), nullptr));
+  }
+  if (!last || changed > kMaxChangedEntries || last->benign != next.benign) {
+    next.findings = lint_everything(kb, {}, &next);
+    return next.findings;
+  }
+
+  std::optional<Phase> phase("regexes of the changed entries");
+  RegexPool pool(kb, facts);
+  phase.emplace("cross-entry matches");
+  std::map<std::string_view, std::size_t> by_path;
+  for (std::size_t i = 0; i < n; ++i) by_path[kb.entries[i].path] = i;
+  const auto hits = incremental_hits(kb, facts, pool, by_path);
+  phase.emplace("signature winners");
+  const auto winners =
+      signature_winners(kb, [&](std::string_view text) { return pool.matching(text); });
+
+  phase.emplace("benign corpus");
+  const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
+  const std::vector<Breadth> breadth = incremental_breadth(kb, facts, pool, benign);
 
   phase.emplace("rules");
   std::vector<const RE2*> compiled(n);
@@ -374,15 +412,7 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
   next.findings = run_rules(context, [&](const Rule& rule, std::size_t i) {
     return rule.cross_entry != nullptr || !facts[i];
   });
-  std::set<std::string_view> local_rules;
-  for (const Rule& rule : all_rules()) {
-    if (rule.local) local_rules.insert(rule.id);
-  }
-  for (const Diagnostic& finding : last->findings) {
-    const auto entry = by_path.find(finding.path);
-    if (entry != by_path.end() && facts[entry->second] && local_rules.count(finding.rule))
-      next.findings.push_back(finding);
-  }
+  reuse_local_findings(last->findings, by_path, facts, next.findings);
   for (std::size_t i = 0; i < n; ++i) {
     const LoneRegex* lone = pool.changed(i);
     learn(kb, hits, i, lone ? lone->compiled : facts[i]->compiled,

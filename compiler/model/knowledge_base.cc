@@ -62,17 +62,10 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
   return std::move(result.entry);
 }
 
-}  // namespace
-
-KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
-                                  const SchemaValidator& schema, Diagnostics& out,
-                                  ParseCache* cache, Progress* progress) {
-  const std::string entries_dir = join_path(root, "entries");
-  if (!fs.is_directory(entries_dir)) {
-    throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
-  }
-  const std::vector<std::string> files = fs.list(entries_dir, ".yaml");
-  Diagnostics refused;  // files under entries/ that are not read
+// The files under entries/ that kbc does not read, each with its entry-file error: symbolic
+// links and files ending in .yml.
+Diagnostics refused_files(const FileSystem& fs, const std::string& entries_dir) {
+  Diagnostics refused;
   for (const std::string& link : fs.links(entries_dir)) {
     refused.push_back({"entries/" + link,
                        {1, 1},
@@ -92,6 +85,20 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
                        "entry-file",
                        ""});
   }
+  return refused;
+}
+
+}  // namespace
+
+KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
+                                  const SchemaValidator& schema, Diagnostics& out,
+                                  ParseCache* cache, Progress* progress) {
+  const std::string entries_dir = join_path(root, "entries");
+  if (!fs.is_directory(entries_dir)) {
+    throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
+  }
+  const std::vector<std::string> files = fs.list(entries_dir, ".yaml");
+  Diagnostics refused = refused_files(fs, entries_dir);
   std::vector<std::optional<Entry>> loaded(files.size());
   std::vector<Diagnostics> found(files.size());
   std::vector<std::string> digests(files.size());

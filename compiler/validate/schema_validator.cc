@@ -217,25 +217,24 @@ class UnknownKeyWalker {
   Diagnostics& out_;
 };
 
-}  // namespace
+// The long texts that a pattern applies to (over kMostStdRegexBytes, which valijson's
+// std::regex would take too long on): `value` with them blank, for valijson, and their
+// pointers, whose length and pattern are checked here instead.
+struct LongTexts {
+  std::set<std::string> pointers;
+  std::optional<json> shortened;  // nullopt when there is none
+};
 
-bool SchemaValidator::validate(const std::string& path, const json& value, const SourceMap& sources,
-                               Diagnostics& out) const {
-  const std::size_t before = out.size();
-  UnknownKeyWalker(*this, path, sources, out).walk(value, "");
-
-  // The long texts that a pattern applies to are given to valijson blank (and what it says of
-  // them ignored), and matched against their pattern here.
-  std::set<std::string> long_texts;
-  std::optional<json> shortened;
-  const auto find_long = [&](const auto& self, const json& node,
-                             const std::string& pointer) -> void {
+LongTexts check_long_texts(const SchemaValidator& validator, const std::string& path,
+                           const json& value, const SourceMap& sources, Diagnostics& out) {
+  LongTexts found;
+  const auto walk = [&](const auto& self, const json& node, const std::string& pointer) -> void {
     if (node.is_string() && node.get_ref<const std::string&>().size() > kMostStdRegexBytes) {
-      const json* schema = subschema_at(pointer);
+      const json* schema = validator.subschema_at(pointer);
       if (!schema || !schema->contains("pattern") || !schema->at("pattern").is_string()) return;
-      if (!shortened) shortened = value;
-      shortened->at(json::json_pointer(pointer)) = "";
-      long_texts.insert(pointer);
+      if (!found.shortened) found.shortened = value;
+      found.shortened->at(json::json_pointer(pointer)) = "";
+      found.pointers.insert(pointer);
       if (const json* most = schema->contains("maxLength") ? &schema->at("maxLength") : nullptr;
           most && most->is_number_unsigned() && characters(node) > most->get<std::size_t>()) {
         out.push_back({path, sources.find(pointer).value, Severity::kError,
@@ -256,55 +255,77 @@ bool SchemaValidator::validate(const std::string& path, const json& value, const
         self(self, node[i], pointer + "/" + std::to_string(i));
     }
   };
-  find_long(find_long, value, "");
+  walk(walk, value, "");
+  return found;
+}
 
+// What valijson said of the node at `pointer`, in the words of kbc's diagnostics: the message
+// and the pointer at fault (for a missing key, the key's own). nullopt for what another check
+// reports (a rate that is not finite: entry-rate-finite).
+std::optional<std::pair<std::string, std::string>> schema_message(const SchemaValidator& validator,
+                                                                  const std::string& description,
+                                                                  const std::string& pointer,
+                                                                  const json& value) {
+  const json::json_pointer json_pointer(pointer);
+  const json* node = value.contains(json_pointer) ? &value.at(json_pointer) : nullptr;
+  const json* schema = validator.subschema_at(pointer);
+  const std::string name = display_name(pointer);
+  if (description.starts_with("Value type not permitted") && schema && node)
+    return std::pair{
+        name + " must be " + expected_types(*schema) + ", not " + describe_value(*node), pointer};
+  if (description.starts_with("Failed to match against any enum") && schema && node) {
+    std::string options;
+    for (const json& option : schema->at("enum"))
+      options += (options.empty() ? "" : ", ") + option.dump();
+    return std::pair{name + " must be one of " + options + ", not " + describe_value(*node),
+                     pointer};
+  }
+  if (description.starts_with("Missing required property")) {
+    const std::size_t quote = description.find('\'');
+    const std::string key = description.substr(quote + 1, description.rfind('\'') - quote - 1);
+    return std::pair{"missing required key '" + key + "'" + (pointer.empty() ? "" : " in " + name),
+                     pointer_append(pointer, key)};
+  }
+  if (description.starts_with("String should be no more than") && schema && node)
+    return std::pair{too_long(name, *node, *schema), pointer};
+  if (description.starts_with("Failed to match regex") && schema && node)
+    return std::pair{name + " " + describe_value(*node) + " does not match the pattern " +
+                         schema->at("pattern").get<std::string>(),
+                     pointer};
+  if (description.starts_with("Expected number") && schema && node) {
+    if (node->is_number() && !std::isfinite(node->get<double>())) return std::nullopt;
+    if (!schema->contains("maximum"))
+      return std::pair{name + " must be at least " + format_number(schema->value("minimum", 0.0)) +
+                           ", not " + describe_value(*node),
+                       pointer};
+    return std::pair{name + " must be between " + format_number(schema->value("minimum", 0.0)) +
+                         " and " + format_number(schema->value("maximum", 0.0)) + ", not " +
+                         describe_value(*node),
+                     pointer};
+  }
+  return std::pair{name + ": " + description, pointer};
+}
+
+}  // namespace
+
+bool SchemaValidator::validate(const std::string& path, const json& value, const SourceMap& sources,
+                               Diagnostics& out) const {
+  const std::size_t before = out.size();
+  UnknownKeyWalker(*this, path, sources, out).walk(value, "");
+  const LongTexts long_texts = check_long_texts(*this, path, value, sources, out);
   valijson::Validator& validator = thread_validator();
   valijson::ValidationResults results;
-  valijson::adapters::NlohmannJsonAdapter target(shortened ? *shortened : value);
+  valijson::adapters::NlohmannJsonAdapter target(long_texts.shortened ? *long_texts.shortened
+                                                                      : value);
   validator.validate(compiled_->schema, target, &results);
   for (const auto& error : results) {
     if (is_summary(error.description)) continue;
     const std::string pointer = pointer_of(error.context);
-    if (long_texts.count(pointer)) continue;
-    const json::json_pointer json_pointer(pointer);
-    const json* node = value.contains(json_pointer) ? &value.at(json_pointer) : nullptr;
-    const json* schema = subschema_at(pointer);
-    std::string message = error.description;
-    std::string at_fault = pointer;  // for a missing key, the key's own pointer
-    const std::string name = display_name(pointer);
-    if (error.description.starts_with("Value type not permitted") && schema && node) {
-      message = name + " must be " + expected_types(*schema) + ", not " + describe_value(*node);
-    } else if (error.description.starts_with("Failed to match against any enum") && schema &&
-               node) {
-      std::string options;
-      for (const json& option : schema->at("enum"))
-        options += (options.empty() ? "" : ", ") + option.dump();
-      message = name + " must be one of " + options + ", not " + describe_value(*node);
-    } else if (error.description.starts_with("Missing required property")) {
-      const std::size_t quote = error.description.find('\'');
-      const std::string key =
-          error.description.substr(quote + 1, error.description.rfind('\'') - quote - 1);
-      message = "missing required key '" + key + "'" + (pointer.empty() ? "" : " in " + name);
-      at_fault = pointer_append(pointer, key);
-    } else if (error.description.starts_with("String should be no more than") && schema && node) {
-      message = too_long(name, *node, *schema);
-    } else if (error.description.starts_with("Failed to match regex") && schema && node) {
-      message = name + " " + describe_value(*node) + " does not match the pattern " +
-                schema->at("pattern").get<std::string>();
-    } else if (error.description.starts_with("Expected number") && schema && node) {
-      if (node->is_number() && !std::isfinite(node->get<double>())) continue;  // entry-rate-finite
-      message = name + " must be between " + format_number(schema->value("minimum", 0.0)) +
-                " and " + format_number(schema->value("maximum", 0.0)) + ", not " +
-                describe_value(*node);
-      if (!schema->contains("maximum")) {
-        message = name + " must be at least " + format_number(schema->value("minimum", 0.0)) +
-                  ", not " + describe_value(*node);
-      }
-    } else {
-      message = name + ": " + error.description;
+    if (long_texts.pointers.count(pointer)) continue;
+    if (auto message = schema_message(*this, error.description, pointer, value)) {
+      out.push_back({path, sources.find(pointer).value, Severity::kError, std::move(message->first),
+                     "schema", "", std::move(message->second)});
     }
-    out.push_back(
-        {path, sources.find(pointer).value, Severity::kError, message, "schema", "", at_fault});
   }
   return out.size() == before;
 }
