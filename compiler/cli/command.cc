@@ -41,8 +41,19 @@ void check_choice(const Command& command, const OptionSpec& option, const std::s
 
 }  // namespace
 
+std::string option_help(const OptionSpec& option) {
+  const std::string_view fallback =
+      option.default_text.empty() ? option.default_value : option.default_text;
+  if (fallback.empty()) return std::string(option.help);
+  return std::string(option.help) + " (default: " + std::string(fallback) + ")";
+}
+
 Arguments parse_arguments(const std::vector<std::string>& args, const Command& command) {
   Arguments out;
+  for (const OptionSpec& option : command.options) {
+    if (!option.default_value.empty())
+      out.defaults[std::string(option.name)] = std::string(option.default_value);
+  }
   bool options_ended = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -85,19 +96,18 @@ std::string command_help(const Command& command) {
     std::string left = "  " + std::string(option.name);
     if (!option.value.empty()) left += " " + std::string(option.value);
     left.resize(std::max<std::size_t>(left.size() + 2, 22), ' ');
-    out += left + std::string(option.help) + "\n";
+    out += left + option_help(option) + "\n";
   }
   return out;
 }
 
 const std::vector<Command>& all_commands() {
-  static const OptionSpec kRoot{"--root", "DIR",
-                                "the knowledge base (default: the current folder)"};
+  static const OptionSpec kRoot{"--root", "DIR", "the knowledge base",
+                                {},       ".",   "the current folder"};
   static const OptionSpec kHelp{"--help", "", "show this help"};
   static const OptionSpec kColor{"--color", "WHEN",
-                                 "auto (default: colour a terminal unless NO_COLOR is set), "
-                                 "always or never",
-                                 kColorModeNames};
+                                 "auto (colour a terminal unless NO_COLOR is set), always or never",
+                                 kColorModeNames, "auto"};
   static const OptionSpec kNoCache{"--no-cache", "",
                                    "parse every file again instead of using .kbc-cache/"};
   static const OptionSpec kTimings{
@@ -113,7 +123,7 @@ const std::vector<Command>& all_commands() {
          "print every rule id, its severity and summary, marked [required] when kbc.yaml and "
          "comments cannot turn it off"},
         kNoCache,
-        {"--format", "FORMAT", "text (default), json, sarif or github", kOutputFormatNames},
+        {"--format", "FORMAT", "text, json, sarif or github", kOutputFormatNames, "text"},
         kTimings,
         kColor,
         kHelp},
@@ -124,7 +134,7 @@ const std::vector<Command>& all_commands() {
        "the output folder, replacing it in one step. With any lint error or a broken link in the\n"
        "site, the output folder is left untouched.",
        {kRoot,
-        {"--out", "DIR", "output folder (default: dist/ under the root)"},
+        {"--out", "DIR", "output folder", {}, {}, "dist/ under the root"},
         {"--base-url", "URL", "absolute URL of the published site (overrides kbc.yaml)"},
         {"--keep-going", "", "leave out entries with errors, build the rest, still exit 1"},
         kNoCache,
@@ -143,8 +153,12 @@ const std::vector<Command>& all_commands() {
        "its path. Every required key is there, with placeholders that kbc lint reports until\n"
        "they are filled in; the optional keys are commented out. Never overwrites a file.",
        {kRoot,
-        {"--date", "YYYY-MM-DD",
-         "first_seen, last_confirmed, last_updated (default: placeholders)"},
+        {"--date",
+         "YYYY-MM-DD",
+         "first_seen, last_confirmed, last_updated",
+         {},
+         {},
+         "placeholders"},
         kHelp},
        run_new},
       {"stats",
@@ -154,8 +168,8 @@ const std::vector<Command>& all_commands() {
        "not confirmed for 180 or 365 days, entries outside the transition graph, regex overlaps.\n"
        "Exit status: 0 (also when entries have errors), 2 usage or tool failure.",
        {kRoot,
-        {"--format", "FORMAT", "text (default) or json", {"text", "json"}},
-        {"--today", "YYYY-MM-DD", "the date to age last_confirmed from (default: today, UTC)"},
+        {"--format", "FORMAT", "text or json", {"text", "json"}, "text"},
+        {"--today", "YYYY-MM-DD", "the date to age last_confirmed from", {}, {}, "today, UTC"},
         kNoCache,
         kHelp},
        run_stats},
@@ -169,8 +183,8 @@ const std::vector<Command>& all_commands() {
        "failure.",
        {kRoot,
         {"--bundle", "FILE", "read the entries from a published bundle (kb.json) instead"},
-        {"--top", "N", "show the N best entries (default: 5)"},
-        {"--min-score", "N", "show only hits that score N or more (default: 150; 0 shows all)"},
+        {"--top", "N", "show the N best entries", {}, "5"},
+        {"--min-score", "N", "show only hits that score N or more, 0 for all", {}, "150"},
         {"--json", "", "print the hits as JSON, for tools"},
         {"--all-lines", "",
          "also match the lines of a log marked INFO, DEBUG or TRACE that name no error"},
@@ -196,7 +210,7 @@ const std::vector<Command>& all_commands() {
        "the terminal and over the page, and the last site without errors stays served. Writes\n"
        "nothing but the parse cache; stops on Ctrl+C (SIGINT) or SIGTERM.",
        {kRoot,
-        {"--port", "N", "the port to listen on (default: 8000; 0: any free port)"},
+        {"--port", "N", "the port to listen on, 0 for any free one", {}, "8000"},
         kNoCache,
         kColor,
         kHelp},

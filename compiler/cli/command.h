@@ -13,17 +13,35 @@
 namespace kbc {
 
 struct OptionSpec {
-  std::string_view name;   // "--root"
-  std::string_view value;  // "DIR", or empty for a flag
-  std::string_view help;
+  std::string_view name;                       // "--root"
+  std::string_view value;                      // "DIR", or empty for a flag
+  std::string_view help;                       // without its default, which option_help() adds
   std::vector<std::string_view> choices = {};  // when not empty, the only values it accepts
+  // What Arguments::value() gives when the option is not given; empty when the command works
+  // it out (such as --out, under the root).
+  std::string_view default_value = {};
+  // The default in words, for --help, the man page and the completions, where the value alone
+  // says too little ("the current folder"); else default_value is shown.
+  std::string_view default_text = {};
 };
 
+// The option's help with its default: "the knowledge base (default: the current folder)".
+std::string option_help(const OptionSpec& option);
+
 struct Arguments {
-  std::map<std::string, std::string> values;  // options with a value
-  std::set<std::string> flags;                // options without one
+  std::map<std::string, std::string> values;    // options with a value, as given
+  std::map<std::string, std::string> defaults;  // the command's options' default values
+  std::set<std::string> flags;                  // options without one
   std::vector<std::string> positional;
 
+  // The option's value as given, else its default_value (empty when it has none).
+  std::string value(const std::string& name) const {
+    const auto it = values.find(name);
+    if (it != values.end()) return it->second;
+    const auto fallback = defaults.find(name);
+    return fallback == defaults.end() ? std::string() : fallback->second;
+  }
+  // The option's value as given, else `fallback`: for a default the command works out.
   std::string value_or(const std::string& name, std::string fallback) const {
     const auto it = values.find(name);
     return it == values.end() ? fallback : it->second;

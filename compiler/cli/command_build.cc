@@ -25,14 +25,13 @@ void print_diagnostics(Diagnostics diagnostics, bool color, const FileSystem* so
 int run_build(const Arguments& arguments) {
   if (!arguments.positional.empty())
     throw ToolError("kbc build: unexpected argument " + arguments.positional[0]);
-  const std::string root = arguments.value_or("--root", ".");
+  const std::string root = arguments.value("--root");
   const std::string out_dir = arguments.value_or("--out", join_path(root, "dist"));
   const RealFileSystem fs;
   Progress progress(Progress::wanted());
   const CheckedKnowledgeBase& checked = kept_until_exit<CheckedKnowledgeBase>(
       check_knowledge_base(fs, root, {!arguments.has("--no-cache"), {}, &progress}));
-  const bool color =
-      use_color_on(*parse_color_mode(arguments.value_or("--color", "auto")), STDERR_FILENO);
+  const bool color = use_color_on(*parse_color_mode(arguments.value("--color")), STDERR_FILENO);
   print_diagnostics(checked.diagnostics, color, is_terminal(STDERR_FILENO) ? &fs : nullptr, root);
   const std::set<std::string> failed = paths_with_errors(checked.diagnostics);
   if (!failed.empty() && !arguments.has("--keep-going")) {
@@ -42,7 +41,7 @@ int run_build(const Arguments& arguments) {
   }
   SiteConfig config = checked.config;
   if (arguments.values.count("--base-url")) {
-    const std::string url = arguments.value_or("--base-url", "");
+    const std::string url = arguments.value("--base-url");
     if (!is_valid_base_url(url))
       throw ToolError("kbc build: --base-url must be an absolute http(s) URL, not '" + url + "'");
     config.base_url = normalized_base_url(url);

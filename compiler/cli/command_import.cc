@@ -75,7 +75,7 @@ bool import_record(const std::string& file, std::size_t index, const ordered_jso
 
 int run_import(const Arguments& arguments) {
   if (arguments.positional.empty()) throw ToolError("kbc import: give at least one FILE.json");
-  const std::string root = arguments.value_or("--root", ".");
+  const std::string root = arguments.value("--root");
   const RealFileSystem fs;
   Diagnostics ignored;  // kbc lint reports a faulty kbc.yaml
   const std::vector<Language> languages = load_kb_config(fs, root, ignored).languages;

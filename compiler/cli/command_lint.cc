@@ -53,7 +53,7 @@ std::set<std::string> selected_paths(const std::vector<std::string>& files,
 // goes to a terminal, and colours as --color says.
 std::string lint_output(const Arguments& arguments, Diagnostics& shown, std::size_t files,
                         const FileSystem& fs, const std::string& root) {
-  switch (*parse_output_format(arguments.value_or("--format", "text"))) {
+  switch (*parse_output_format(arguments.value("--format"))) {
     case OutputFormat::kJson:
       return format_json(shown, files);
     case OutputFormat::kSarif:
@@ -64,7 +64,7 @@ std::string lint_output(const Arguments& arguments, Diagnostics& shown, std::siz
       break;
   }
   if (is_terminal(STDOUT_FILENO)) attach_source_lines(shown, fs, root);
-  const ColorMode color = *parse_color_mode(arguments.value_or("--color", "auto"));
+  const ColorMode color = *parse_color_mode(arguments.value("--color"));
   return format_text(shown, files, use_color_on(color, STDOUT_FILENO));
 }
 
@@ -72,7 +72,7 @@ std::string lint_output(const Arguments& arguments, Diagnostics& shown, std::siz
 
 int run_lint(const Arguments& arguments) {
   if (arguments.has("--list-rules")) return list_rules();
-  const std::string root = arguments.value_or("--root", ".");
+  const std::string root = arguments.value("--root");
   const std::set<std::string> only = selected_paths(arguments.positional, root);
   const RealFileSystem fs;
   Progress progress(Progress::wanted());

@@ -33,7 +33,7 @@ namespace {
 constexpr std::size_t kShownLineCodePoints = 160;  // longer lines are cut around the match
 
 std::size_t checked_top(const Arguments& arguments) {
-  const std::string text = arguments.value_or("--top", "5");
+  const std::string text = arguments.value("--top");
   std::size_t top = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), top);
   if (error != std::errc() || end != text.data() + text.size() || top == 0)
@@ -42,7 +42,7 @@ std::size_t checked_top(const Arguments& arguments) {
 }
 
 int checked_min_score(const Arguments& arguments) {
-  const std::string text = arguments.value_or("--min-score", std::to_string(kDefaultMinScore));
+  const std::string text = arguments.value("--min-score");
   int score = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), score);
   if (error != std::errc() || end != text.data() + text.size())
@@ -95,7 +95,6 @@ ShownLine shown_line(const Hit& hit) {
       blank_width_of(before) + std::string(std::max<std::size_t>(1, display_width(match)), '^')};
 }
 
-
 // `text` with every line after the first indented by `indent`.
 std::string indented(std::string_view text, const std::string& indent) {
   std::string out;
@@ -132,8 +131,8 @@ void print_hit(const Matcher& matcher, const Hit& hit, std::size_t position) {
   for (std::size_t i = 0; i < record.dead_ends.size(); ++i) {
     const MatchAction& dead_end = record.dead_ends[i];
     std::cout << (i == 0 ? "   avoid      " : "              ")
-              << indented(dead_end.action, "              ") << " (fails " << percent_text(dead_end.rate)
-              << ")\n";
+              << indented(dead_end.action, "              ") << " (fails "
+              << percent_text(dead_end.rate) << ")\n";
   }
 }
 
@@ -214,7 +213,7 @@ int run_match(const Arguments& arguments) {
   auto& benign_files = kept_until_exit<std::vector<BenignFile>>();
   std::vector<MatchRecord> records =
       from_bundle ? bundle_records(arguments.values.at("--bundle"))
-                  : knowledge_base_records(arguments.value_or("--root", "."), cache, benign_files);
+                  : knowledge_base_records(arguments.value("--root"), cache, benign_files);
   phase.emplace("index");
   const auto& benign = kept_until_exit<std::vector<BenignLine>>(benign_lines_with(benign_files));
   const Matcher& matcher = kept_until_exit<Matcher>(

@@ -90,9 +90,9 @@ int run_mcp(const Arguments& arguments) {
     }
   }
   const bool from_bundle = arguments.values.count("--bundle") > 0;
-  Served served = from_bundle ? bundle_entries(arguments.values.at("--bundle"))
-                              : knowledge_base_entries(arguments.value_or("--root", "."),
-                                                       !arguments.has("--no-cache"));
+  Served served =
+      from_bundle ? bundle_entries(arguments.values.at("--bundle"))
+                  : knowledge_base_entries(arguments.value("--root"), !arguments.has("--no-cache"));
   const McpServer server(std::move(served.records),
                          {kbc_tool_info().version, kMaxMessageBytes, std::move(served.languages),
                           std::move(served.benign)});

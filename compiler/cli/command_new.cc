@@ -124,7 +124,7 @@ bool write_new_file(const fs::path& path, const std::string& content) {
 int run_new(const Arguments& arguments) {
   const std::string id = checked_id(arguments);
   const std::string date = checked_date(arguments);
-  const std::string root = arguments.value_or("--root", ".");
+  const std::string root = arguments.value("--root");
   if (!fs::is_directory(root)) throw ToolError("kbc new: no such folder: " + root);
   const RealFileSystem fs;
   const std::string path = join_path(root, "entries/" + id + ".yaml");

@@ -133,11 +133,10 @@ bool stop_requested(const sigset_t& signals) {
 int run_serve(const Arguments& arguments) {
   if (!arguments.positional.empty())
     throw ToolError("kbc serve: unexpected argument " + arguments.positional[0]);
-  const std::string root = arguments.value_or("--root", ".");
-  const int port = parse_port(arguments.value_or("--port", "8000"));
+  const std::string root = arguments.value("--root");
+  const int port = parse_port(arguments.value("--port"));
   const bool cache = !arguments.has("--no-cache");
-  const bool color =
-      use_color_on(*parse_color_mode(arguments.value_or("--color", "auto")), STDERR_FILENO);
+  const bool color = use_color_on(*parse_color_mode(arguments.value("--color")), STDERR_FILENO);
   const sigset_t signals = block_stop_signals();
   ::signal(SIGPIPE, SIG_IGN);  // a closed connection or stdout is an error to handle, not death
 

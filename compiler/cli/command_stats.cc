@@ -33,12 +33,12 @@ std::chrono::sys_days reference_date(const Arguments& arguments) {
 
 int run_stats(const Arguments& arguments) {
   const std::chrono::sys_days today = reference_date(arguments);
-  const std::string root = arguments.value_or("--root", ".");
+  const std::string root = arguments.value("--root");
   const RealFileSystem fs;
   Diagnostics ignored;  // kbc lint reports them; the figures count the entries they concern
   const KnowledgeBase kb = load_entries(fs, root, !arguments.has("--no-cache"), ignored);
   const nlohmann::ordered_json stats = knowledge_base_stats(kb, today);
-  if (arguments.value_or("--format", "text") == "json")
+  if (arguments.value("--format") == "json")
     std::cout << stats.dump(2) << "\n";
   else
     std::cout << format_stats_text(stats);

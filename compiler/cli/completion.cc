@@ -179,7 +179,8 @@ std::string zsh_script(const std::vector<Command>& commands) {
   for (const Command& command : commands) {
     out += "    " + std::string(command.name) + ")\n      _arguments";
     for (const OptionSpec& option : command.options) {
-      out += " \\\n        '" + std::string(option.name) + "[" + short_help(option.help) + "]";
+      out +=
+          " \\\n        '" + std::string(option.name) + "[" + short_help(option_help(option)) + "]";
       if (option.value.empty()) {
         out += "'";
         continue;
@@ -216,7 +217,7 @@ std::string fish_script(const std::vector<Command>& commands) {
     for (const OptionSpec& option : command.options) {
       out += when + " -l " + std::string(flag_name(option.name));
       if (!option.value.empty()) out += fish_flags(option_values(option));
-      out += " -d '" + short_help(option.help) + "'\n";
+      out += " -d '" + short_help(option_help(option)) + "'\n";
     }
     const Completion operands = operand_values(command);
     if (operands.kind == Values::kFiles) out += when + " -F\n";

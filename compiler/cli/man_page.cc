@@ -62,7 +62,7 @@ std::string man_page(const std::vector<Command>& commands, std::string_view vers
     for (const OptionSpec& option : command.options) {
       out += ".TP\n.B " + roff(option.name);
       if (!option.value.empty()) out += " \\fI" + roff(option.value) + "\\fR";
-      out += "\n" + roff(option.help) + "\n";
+      out += "\n" + roff(option_help(option)) + "\n";
     }
   }
   out +=

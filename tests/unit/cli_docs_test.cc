@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/completion.h"
 #include "cli/man_page.h"
+#include "match/rank.h"
 
 using namespace kbc;
 
@@ -125,4 +126,43 @@ TEST_CASE("the README documents every command and option of the table") {
       CHECK(section.find(std::string(option.name)) != std::string::npos);
     }
   }
+}
+
+TEST_CASE("an option's default is stated once, in the table, and shown wherever it is described") {
+  const std::string readme = read_text(std::string(KBC_SOURCE_DIR) + "/README.md");
+  for (const Command& command : all_commands()) {
+    const std::string section = readme_section(readme, command.name);
+    for (const OptionSpec& option : command.options) {
+      if (option.default_value.empty() && option.default_text.empty()) continue;
+      INFO("kbc " << command.name << " " << option.name);
+      const std::string_view shown =
+          option.default_text.empty() ? option.default_value : option.default_text;
+      CHECK(option_help(option).ends_with(" (default: " + std::string(shown) + ")"));
+      CHECK(command_help(command).find(option_help(option)) != std::string::npos);
+      if (!option.choices.empty() && !option.default_value.empty()) {
+        CHECK(std::find(option.choices.begin(), option.choices.end(), option.default_value) !=
+              option.choices.end());
+      }
+      // The README's row of the option names its default, or refers to another command's.
+      const std::size_t row = section.find("| `" + std::string(option.name));
+      REQUIRE(row != std::string::npos);
+      const std::string line = section.substr(row, section.find('\n', row) - row);
+      CHECK(
+          (line.find("default") != std::string::npos || line.find("as for") != std::string::npos));
+    }
+  }
+}
+
+TEST_CASE("an option not given reads as its default, one given as given") {
+  const Command& match = *std::find_if(all_commands().begin(), all_commands().end(),
+                                       [](const Command& c) { return c.name == "match"; });
+  const Arguments none = parse_arguments({}, match);
+  CHECK(none.value("--root") == ".");
+  CHECK(none.value("--top") == "5");
+  CHECK(none.value("--min-score") == std::to_string(kDefaultMinScore));
+  CHECK(none.value("--bundle").empty());
+  CHECK(none.values.empty());  // what was given stays apart from the defaults
+  const Arguments given = parse_arguments({"--top=3", "--root", "kb"}, match);
+  CHECK(given.value("--top") == "3");
+  CHECK(given.value("--root") == "kb");
 }
