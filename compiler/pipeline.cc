@@ -13,6 +13,7 @@
 #include "match/benign_corpus.h"
 #include "render/markdown_page.h"
 #include "render/record.h"
+#include "site/link_check.h"
 #include "site/site_builder.h"
 #include "validate/schema_validator.h"
 

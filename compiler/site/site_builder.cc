@@ -17,7 +17,9 @@
 #include "render/record.h"
 #include "resources.h"
 #include "search/search_index.h"
+#include "site/feeds.h"
 #include "site/markdown_html.h"
+#include "site/page_renderer.h"
 
 namespace kbc {
 namespace {
@@ -26,56 +28,6 @@ using kainjow::mustache::data;
 using kainjow::mustache::mustache;
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-// The compiled templates of the site. Not thread-safe: one per worker.
-class PageRenderer {
- public:
-  // `strings` are the UI strings of each of `languages`.
-  PageRenderer(const TemplateSet& templates, const std::vector<Language>& languages,
-               const std::vector<json>& strings)
-      : templates_(templates) {
-    for (std::size_t l = 0; l < languages.size(); ++l) {
-      data layer{data::type::object};
-      put(layer, "t", to_mustache_data(strings[l]));
-      strings_.emplace(languages[l].code, std::move(layer));
-    }
-  }
-
-  // The page of `language`: the body template inside the layout. The UI strings sit beneath the
-  // model in the context, so `{{t.home}}` resolves without copying them into every model.
-  std::string page(const std::string& language, const std::string& body_name, const json& model) {
-    return page(language, body_name, to_mustache_data(model));
-  }
-  std::string page(const std::string& language, const std::string& body_name, data model) {
-    MustacheContext context(&strings_.at(language));
-    context.push(&model);
-    put(model, "search_form", render_mustache(get("search_form"), context));
-    if (model.get("match_data"))
-      put(model, "paste_box", render_mustache(get("paste_box"), context));
-    put(model, "body", render_mustache(get(body_name), context));
-    return render_mustache(get("layout"), context);
-  }
-  std::string standalone(const std::string& name, const json& model) {
-    const data page = to_mustache_data(model);
-    MustacheContext context(&page);
-    return render_mustache(get(name), context);
-  }
-
- private:
-  mustache& get(const std::string& name) {
-    auto it = compiled_.find(name);
-    if (it == compiled_.end()) {
-      const std::string file = "site/" + name + ".html.mustache";
-      it = compiled_.emplace(name, mustache(templates_.text(file))).first;
-      if (!it->second.is_valid())
-        throw ToolError("templates/" + file + ": " + it->second.error_message());
-    }
-    return it->second;
-  }
-  const TemplateSet& templates_;
-  std::map<std::string, mustache> compiled_;
-  std::map<std::string, data> strings_;
-};
 
 std::string search_index(const SiteModel& model, const Language& language) {
   SearchIndex index;
@@ -104,97 +56,6 @@ std::string search_index(const SiteModel& model, const Language& language) {
               fields);
   }
   return index.json(language.code);
-}
-
-std::string date_time(const std::string& date) { return date + "T00:00:00Z"; }
-
-std::string atom_feed(const SiteModel& model, const Language& language, const json& strings) {
-  const std::string& base = model.config().base_url;
-  const std::string root = base + language.code + "/";
-  const auto recent = model.recently_updated(20);
-  const std::string updated = recent.empty()
-                                  ? "1970-01-01"
-                                  : string_field(*model.records()[recent.front()], "last_updated");
-  std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
-  out += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"" + language.html_lang + "\">\n";
-  out += "<title>" +
-         escape_html(model.config().title + " — " +
-                     strings.value("feed_title", std::string("Recently updated"))) +
-         "</title>\n";
-  out += "<id>" + escape_html(root) + "</id>\n";
-  out += "<link rel=\"self\" href=\"" + escape_html(root + "feed.xml") + "\"/>\n";
-  out += "<link rel=\"alternate\" type=\"text/html\" href=\"" + escape_html(root + "index.html") +
-         "\"/>\n";
-  out += "<updated>" + date_time(updated) + "</updated>\n";
-  out += "<author><name>" + escape_html(model.config().title) + "</name></author>\n";
-  for (std::size_t i : recent) {
-    const ordered_json& r = *model.records()[i];
-    const std::string url = base + site_entry_path(language.code, string_field(r, "id"));
-    out += "<entry>\n<title>" + escape_html(model.title(i, language).text) + "</title>\n";
-    out += "<id>" + escape_html(url) + "</id>\n";
-    out += "<link rel=\"alternate\" type=\"text/html\" href=\"" + escape_html(url) + "\"/>\n";
-    out += "<updated>" + date_time(string_field(r, "last_updated")) + "</updated>\n";
-    out += "<summary>" +
-           escape_html(first_sentence(localized_field(r, "root_cause", language), 300)) +
-           "</summary>\n</entry>\n";
-  }
-  out += "</feed>\n";
-  return out;
-}
-
-std::string sitemap(const SiteModel& model) {
-  const std::string& base = model.config().base_url;
-  std::vector<std::pair<std::string, std::string>> pages = {{"index.html", ""},
-                                                            {"search.html", ""}};
-  for (const auto& [domain, members] : model.domains())
-    pages.push_back({"domains/" + domain + ".html", ""});
-  for (const auto* record : model.records()) {
-    pages.push_back({"entries/" + string_field(*record, "id") + ".html",
-                     string_field(*record, "last_updated")});
-  }
-  std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
-  out +=
-      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" "
-      "xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
-  for (const auto& [suffix, lastmod] : pages) {
-    for (const Language& language : model.languages()) {
-      out += "<url>\n<loc>" + escape_html(base + language.code + "/" + suffix) + "</loc>\n";
-      for (const Language& other : model.languages()) {
-        out += "<xhtml:link rel=\"alternate\" hreflang=\"" + other.html_lang + "\" href=\"" +
-               escape_html(base + other.code + "/" + suffix) + "\"/>\n";
-      }
-      out += "<xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"" +
-             escape_html(base + model.languages().front().code + "/" + suffix) + "\"/>\n";
-      if (!lastmod.empty()) out += "<lastmod>" + lastmod + "</lastmod>\n";
-      out += "</url>\n";
-    }
-  }
-  out += "</urlset>\n";
-  return out;
-}
-
-std::string llms_txt(const SiteModel& model, const json& strings) {
-  std::string out = "# " + model.config().title + "\n\n> " +
-                    strings.value("llms_summary", std::string()) + "\n\n";
-  std::string pages;
-  for (const Language& language : model.languages())
-    pages += (pages.empty() ? "md/" : ", md/") + language.code + "/<id>.md";
-  out += "Every entry is published as a Markdown page (" + pages +
-         ") and as a JSON record (api/<id>.json) that follows schema/entry.schema.json.\n";
-  const std::string base_pages = "md/" + model.languages().front().code + "/";
-  for (const auto& [domain, members] : model.domains()) {
-    out += "\n## " + domain + "\n\n";
-    for (std::size_t i : members) {
-      const ordered_json& r = *model.records()[i];
-      std::string title = string_field(r, "signature");
-      for (char& c : title) {
-        if (c == '[' || c == ']' || c == '\n') c = ' ';
-      }
-      out += "- [" + title + "](" + base_pages + string_field(r, "id") +
-             ".md): " + first_sentence(string_field(r, "root_cause"), 200) + "\n";
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -350,7 +211,8 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
                                renderer->page(code, "domain", model.domain_page(domain, language)));
             }
             if (!model.config().base_url.empty())
-              out.emplace_back(code + "/feed.xml", atom_feed(model, language, text));
+              out.emplace_back(code + "/feed.xml",
+                               renderer->file("feed.xml", atom_feed_model(model, language, text)));
           }
         }
       },
@@ -416,9 +278,10 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     tree.add("site/" + path, std::move(content));
   };
   const std::vector<json> strings = all_strings(model, templates);
-  for (const char* name : {"layout", "search_form", "paste_box", "entry", "home", "domain",
-                           "search", "not_found", "root", "root_not_found"}) {
-    templates.text(std::string("site/") + name + ".html.mustache");  // read once, before workers
+  for (const char* name : {"layout.html", "search_form.html", "paste_box.html", "entry.html",
+                           "home.html", "domain.html", "search.html", "not_found.html", "root.html",
+                           "root_not_found.html", "feed.xml", "sitemap.xml", "llms.txt"}) {
+    templates.text(std::string("site/") + name + ".mustache");  // read once, before workers
   }
   {
     const Phase phase("entry pages");
@@ -429,16 +292,16 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     add_language_files(model, templates, strings, tree, benign);
   }
   PageRenderer renderer(templates, model.languages(), strings);
-  add("index.html", renderer.standalone("root", root_page(model)));
-  add("404.html", renderer.standalone("root_not_found", root_not_found_page(model, strings)));
+  add("index.html", renderer.file("root.html", root_page(model)));
+  add("404.html", renderer.file("root_not_found.html", root_not_found_page(model, strings)));
 
   std::string robots = "User-agent: *\nAllow: /\n";
   if (!model.config().base_url.empty()) {
     robots += "Sitemap: " + model.config().base_url + "sitemap.xml\n";
-    add("sitemap.xml", sitemap(model));
+    add("sitemap.xml", renderer.file("sitemap.xml", sitemap_model(model)));
   }
   add("robots.txt", robots);
-  add("llms.txt", llms_txt(model, strings.front()));
+  add("llms.txt", renderer.file("llms.txt", llms_model(model, strings.front())));
   for (const char* asset :
        {"site/assets/style.css", "site/assets/search.js", "site/assets/match.js"}) {
     const auto content = embedded_resource(asset);
@@ -446,74 +309,6 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     add(std::string(asset).substr(5), std::string(*content));
   }
   add("schema/entry.schema.json", entry_schema_text(model.languages()));
-}
-
-namespace {
-
-void check_page_links(const OutputTree& tree, std::string_view prefix, const std::string& path,
-                      const std::string& content, Diagnostics& out) {
-  const std::string folder = path.substr(0, path.rfind('/') + 1);
-  for (const std::string_view attribute : {" href=\"", " src=\""}) {
-    for (std::size_t at = content.find(attribute); at != std::string::npos;
-         at = content.find(attribute, at + 1)) {
-      const std::size_t start = at + attribute.size();
-      const std::size_t end = content.find('"', start);
-      if (end == std::string::npos) break;
-      std::string target = content.substr(start, end - start);
-      if (target.empty() || target.starts_with('#') || target.find(':') < target.find('/') ||
-          target.starts_with("//"))
-        continue;  // a fragment, or an absolute URL (https:, mailto:): not ours to check
-      target = target.substr(0, target.find_first_of("?#"));
-      // Resolve against the page's folder.
-      std::vector<std::string> segments;
-      bool escaped = false;
-      std::string joined = folder + target;
-      std::size_t from = 0;
-      while (from <= joined.size()) {
-        std::size_t slash = joined.find('/', from);
-        if (slash == std::string::npos) slash = joined.size();
-        const std::string segment = joined.substr(from, slash - from);
-        if (segment == "..") {
-          if (segments.empty())
-            escaped = true;
-          else
-            segments.pop_back();
-        } else if (!segment.empty() && segment != ".") {
-          segments.push_back(segment);
-        }
-        from = slash + 1;
-      }
-      std::string resolved;
-      for (const std::string& segment : segments)
-        resolved += (resolved.empty() ? "" : "/") + segment;
-      if (target.ends_with('/') || resolved.empty()) resolved += "/index.html";
-      if (!escaped && resolved.starts_with(prefix) && tree.files().count(resolved)) continue;
-      const auto [line, column] = line_column_at(content, start);
-      out.push_back({path,
-                     {line, column},
-                     Severity::kError,
-                     "broken link to '" + content.substr(start, end - start) + "'",
-                     "site-link",
-                     ""});
-    }
-  }
-}
-
-}  // namespace
-
-Diagnostics check_site_links(const OutputTree& tree, std::string_view prefix) {
-  std::vector<const std::pair<const std::string, std::string>*> pages;
-  for (const auto& file : tree.files()) {
-    if (file.first.starts_with(prefix) && file.first.ends_with(".html")) pages.push_back(&file);
-  }
-  std::vector<Diagnostics> found(pages.size());
-  parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
-    for (std::size_t i = begin; i < end; ++i)
-      check_page_links(tree, prefix, pages[i]->first, pages[i]->second, found[i]);
-  });
-  Diagnostics out;
-  for (Diagnostics& page : found) out.insert(out.end(), page.begin(), page.end());
-  return out;
 }
 
 }  // namespace kbc

@@ -1,8 +1,9 @@
 // Render: the static site under site/ of the output folder, in each language of the knowledge base.
 //
 // Pages come from the page model (site_model.h) through the mustache templates of
-// templates/site/; the search index, sitemap, feeds, robots.txt and llms.txt are written here.
-// Once the tree is complete, every internal link of every page is checked against it.
+// templates/site/ (page_renderer.h), and so do the feeds, the sitemap and llms.txt (feeds.h);
+// the search index, the paste box's match data and robots.txt are written here. Once the tree
+// is complete, the caller checks every internal link of every page against it (link_check.h).
 #pragma once
 
 #include <string>
@@ -49,9 +50,5 @@ struct MatchFigures {
 MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>* benign = nullptr);
 std::string match_data(const SiteModel& model, const Language& language,
                        const MatchFigures& figures);
-
-// Every href and src of the HTML pages under `prefix` that points inside the site at a file the
-// tree does not have, as an error diagnostic at the link (rule id "site-link").
-Diagnostics check_site_links(const OutputTree& tree, std::string_view prefix = "site/");
 
 }  // namespace kbc

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "search/search_index.h"
+#include "site/link_check.h"
 #include "site/markdown_html.h"
 #include "site/site_builder.h"
 #include "site/site_model.h"
@@ -253,6 +254,21 @@ TEST_CASE("the link checker reports links to files the site does not have") {
   CHECK(problems[0].message == "broken link to 'entries/missing.html'");
   CHECK(problems[0].rule == "site-link");
   CHECK(problems[1].message == "broken link to '../../outside.png'");
+}
+
+TEST_CASE("the link checker resolves dot segments and folders as a browser does") {
+  kbc::OutputTree tree;
+  tree.add("site/en/entries/a.html",
+           "<a href=\"./b.html\">b</a> <a href=\"../entries/./b.html\">b again</a> "
+           "<a href=\"../\">language home</a> <a href=\".\">its folder</a> "
+           "<a href=\"../../../en/index.html\">above the root</a> "
+           "<a href=\"../../en/index.html\">site root and back</a>");
+  tree.add("site/en/entries/b.html", "");
+  tree.add("site/en/index.html", "");
+  const kbc::Diagnostics problems = kbc::check_site_links(tree);
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0].message == "broken link to '.'");  // site/en/entries/ has no index.html
+  CHECK(problems[1].message == "broken link to '../../../en/index.html'");
 }
 
 TEST_CASE("the not-found page gets a <base> only when the site has a base_url") {
