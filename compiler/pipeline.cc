@@ -7,7 +7,6 @@
 #include "base/parallel.h"
 #include "base/timings.h"
 
-#include "lint/last_lint.h"
 #include "lint/rule.h"
 #include "lint/suppressions.h"
 #include "match/benign_corpus.h"
@@ -70,26 +69,8 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   }
   if (options.progress) options.progress->clear();
   const Phase phase("lint");
-  // A whole lint of files that the last whole lint saw, byte for byte, finds what it found; after
-  // an edit, it re-checks what the edit can change (lint/last_lint.h).
-  const bool whole = options.only.empty();
-  Diagnostics findings;
-  if (cache && whole) {
-    std::optional<Phase> step("read the last lint");
-    const auto stored = cache->find_last_lint();
-    std::optional<LastLint> last = stored ? LastLint::from_json(*stored) : std::nullopt;
-    step.reset();
-    if (last && last->digest == checked.kb.digest) {
-      findings = std::move(last->findings);
-    } else {
-      LastLint next;
-      findings = run_lint(checked.kb, last ? &*last : nullptr, next);
-      step.emplace("store it for the next");
-      cache->store_last_lint(next.to_json());
-    }
-  } else {
-    findings = run_lint(checked.kb, options.only);
-  }
+  Diagnostics findings = cache && options.only.empty() ? run_lint_cached(checked.kb, *cache)
+                                                       : run_lint(checked.kb, options.only);
   checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings.begin()),
                              std::make_move_iterator(findings.end()));
   // kbc.yaml's rule settings and the kbc-disable comments apply on every run, after the cache.
@@ -152,17 +133,13 @@ std::vector<EntryFiles> render_entries(const std::vector<const Entry*>& built,
   return files;
 }
 
-// Adds each entry's record and pages, and the site's copies of them, to `tree`; returns kb.json,
-// the array of the records, each indented one level further than in api/.
-std::string add_entry_files(std::vector<EntryFiles>& files, const std::vector<Language>& languages,
-                            OutputTree& tree) {
-  std::string bundle = files.empty() ? "[]" : "[\n";
+// Adds kb.json, each entry's record and pages, and the site's copies of them, to `tree`.
+void add_entry_files(std::vector<EntryFiles>& files, const std::vector<Language>& languages,
+                     OutputTree& tree) {
+  std::vector<std::string_view> texts;
+  for (const EntryFiles& file : files) texts.push_back(file.json);
+  tree.add("kb.json", bundle_text(texts));
   for (EntryFiles& file : files) {
-    bundle += &file == &files.front() ? "  " : ",\n  ";
-    for (std::size_t k = 0; k + 1 < file.json.size(); ++k) {
-      bundle += file.json[k];
-      if (file.json[k] == '\n') bundle += "  ";
-    }
     // The site carries its own copies, so that site/ can be published on its own.
     std::vector<std::string> paths = {"api/" + file.id + ".json"};
     tree.add(paths.back(), std::move(file.json));
@@ -172,7 +149,6 @@ std::string add_entry_files(std::vector<EntryFiles>& files, const std::vector<La
     }
     for (const std::string& path : paths) tree.add_copy("site/" + path, path);
   }
-  return bundle + (files.empty() ? "\n" : "\n]\n");
 }
 
 }  // namespace
@@ -184,7 +160,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   std::vector<EntryFiles> files =
       render_entries(entries_to_build(kb, excluded), kb.languages, templates, progress);
   BuiltOutput out;
-  out.tree.add("kb.json", add_entry_files(files, kb.languages, out.tree));
+  add_entry_files(files, kb.languages, out.tree);
   std::vector<const nlohmann::ordered_json*> records;
   for (const EntryFiles& file : files) records.push_back(&file.record);
   phase.emplace("site");

@@ -1,19 +1,18 @@
+#include <re2/filtered_re2.h>
+
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <optional>
 
 #include "base/digest.h"
-#include "lint/rule.h"
-#include "match/breadth.h"
-
-#include <re2/filtered_re2.h>
-
-#include <map>
-#include <memory>
-
 #include "base/parallel.h"
 #include "base/text.h"
 #include "base/timings.h"
 #include "lint/last_lint.h"
+#include "lint/rule.h"
+#include "match/breadth.h"
+#include "model/parse_cache.h"
 
 namespace kbc {
 
@@ -420,6 +419,19 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
           breadth[i], next);
   }
   return next.findings;
+}
+
+Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache) {
+  std::optional<Phase> step("read the last lint");
+  const auto stored = cache.find_last_lint();
+  std::optional<LastLint> last = stored ? LastLint::from_json(*stored) : std::nullopt;
+  step.reset();
+  if (last && last->digest == kb.digest) return std::move(last->findings);
+  LastLint next;
+  Diagnostics findings = run_lint(kb, last ? &*last : nullptr, next);
+  step.emplace("store it for the next");
+  cache.store_last_lint(next.to_json());
+  return findings;
 }
 
 }  // namespace kbc

@@ -133,4 +133,10 @@ struct LastLint;
 // next one can reuse. Finds exactly what run_lint(kb) finds.
 Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& next);
 
+class ParseCache;
+
+// A whole lint through `cache`: what the last whole lint found when the files are those it saw,
+// byte for byte; otherwise the incremental run_lint above, whose facts are stored for the next.
+Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache);
+
 }  // namespace kbc

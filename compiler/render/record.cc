@@ -137,6 +137,20 @@ ordered_json published_record(const Entry& entry, const std::vector<Language>& l
 
 std::string record_text(const ordered_json& record) { return record.dump(2) + "\n"; }
 
+std::string bundle_text(const std::vector<std::string_view>& record_texts) {
+  if (record_texts.empty()) return "[]\n";
+  std::string bundle = "[\n";
+  for (std::size_t r = 0; r < record_texts.size(); ++r) {
+    const std::string_view text = record_texts[r];
+    bundle += r == 0 ? "  " : ",\n  ";
+    for (std::size_t k = 0; k + 1 < text.size(); ++k) {  // its final newline left out
+      bundle += text[k];
+      if (text[k] == '\n') bundle += "  ";
+    }
+  }
+  return bundle + "\n]\n";
+}
+
 std::string string_field(const nlohmann::ordered_json& object, const char* key) {
   const auto it = object.find(key);
   return it != object.end() && it->is_string() ? it->get<std::string>() : "";

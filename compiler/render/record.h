@@ -10,6 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "model/entry.h"
 #include "model/languages.h"
 
@@ -29,5 +33,10 @@ std::string localized_field(const nlohmann::ordered_json& record, const char* ke
 
 // The record as written to api/<id>.json: two-space indented, ending in a newline.
 std::string record_text(const nlohmann::ordered_json& record);
+
+// kb.json: the array of the records, as the dump of that array with two-space indents would
+// write it, made from their record_text (each indented one level further) without dumping
+// them again.
+std::string bundle_text(const std::vector<std::string_view>& record_texts);
 
 }  // namespace kbc

@@ -95,3 +95,19 @@ TEST_CASE("import keeps every multi-line text exactly, its final line breaks inc
   CHECK(yaml.find("text_0: |-\n  two\n  lines\n") != std::string::npos);
   CHECK(yaml.find("text_1: |\n  ends\n  with one\n") != std::string::npos);
 }
+
+TEST_CASE("kb.json is the dump of the array of records, made from their texts") {
+  const std::vector<nlohmann::ordered_json> records = {
+      nlohmann::ordered_json::parse(R"({"id": "a/b", "list": [1, {"x": "line\nbreak"}], "e": {}})"),
+      nlohmann::ordered_json::parse(R"({"id": "c/d", "empty": [], "text": "  spaced  "})")};
+  for (std::size_t count = 0; count <= records.size(); ++count) {
+    nlohmann::ordered_json array = nlohmann::ordered_json::array();
+    std::vector<std::string> texts;
+    for (std::size_t i = 0; i < count; ++i) {
+      array.push_back(records[i]);
+      texts.push_back(kbc::record_text(records[i]));
+    }
+    const std::vector<std::string_view> views(texts.begin(), texts.end());
+    CHECK(kbc::bundle_text(views) == array.dump(2) + "\n");
+  }
+}
