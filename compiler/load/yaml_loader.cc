@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/json_pointer.h"
 #include "base/text.h"
 #include "base/utf8.h"
 
@@ -398,45 +399,6 @@ std::optional<YamlDocument> parse(const std::string& path, std::string_view text
 bool plain_scalar_is_text(const std::string& text) {
   const json value = resolve_plain(text);
   return value.is_string() && !text.empty();
-}
-
-std::string pointer_append(std::string_view pointer, std::string_view key) {
-  std::string out(pointer);
-  out += '/';
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string unescape_pointer_segment(std::string_view escaped) {
-  std::string segment;
-  for (std::size_t i = 0; i < escaped.size(); ++i) {
-    if (escaped[i] == '~' && i + 1 < escaped.size() &&
-        (escaped[i + 1] == '0' || escaped[i + 1] == '1')) {
-      segment += escaped[++i] == '0' ? '~' : '/';
-    } else {
-      segment += escaped[i];
-    }
-  }
-  return segment;
-}
-
-std::vector<std::string> split_pointer(std::string_view pointer) {
-  std::vector<std::string> segments;
-  for (std::size_t start = 1; !pointer.empty() && start <= pointer.size();) {
-    std::size_t end = pointer.find('/', start);
-    if (end == std::string_view::npos) end = pointer.size();
-    segments.push_back(unescape_pointer_segment(pointer.substr(start, end - start)));
-    start = end + 1;
-  }
-  return segments;
 }
 
 NodeSource SourceMap::find(std::string_view pointer) const {

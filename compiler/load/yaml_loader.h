@@ -72,12 +72,4 @@ std::optional<YamlDocument> load_yaml(const std::string& path, std::string_view 
 // True when `text`, written as a plain (unquoted) scalar, would load back as the same text.
 bool plain_scalar_is_text(const std::string& text);
 
-// Appends `key` to a JSON pointer, escaping '~' and '/'.
-std::string pointer_append(std::string_view pointer, std::string_view key);
-
-// The unescaped segments of a JSON pointer ("" has none).
-std::vector<std::string> split_pointer(std::string_view pointer);
-// One segment of a JSON pointer with "~1" and "~0" read as '/' and '~'.
-std::string unescape_pointer_segment(std::string_view escaped);
-
 }  // namespace kbc

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "base/json_pointer.h"
 #include "base/text.h"
 #include "load/yaml_loader.h"
 #include "resources.h"

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "base/json_pointer.h"
 #include "resources.h"
 
 namespace kbc {

@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 
+#include "base/json_pointer.h"
 #include "base/text.h"
 #include "base/utf8.h"
 

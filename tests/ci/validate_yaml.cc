@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_pointer.h"
 #include "load/yaml_loader.h"
 
 namespace {

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "base/digest.h"
+#include "base/json_pointer.h"
 #include "base/text.h"
 #include "base/utf8.h"
 
@@ -133,4 +134,16 @@ TEST_CASE("percent_text writes a rate as every output shows it") {
   CHECK(percent_text(0.947) == "95%");
   CHECK(percent_text(0.996) == "100%");  // lint's unreachable message once truncated this to 99%
   CHECK(percent_text(0.0) == "0%");
+}
+
+TEST_CASE("JSON pointers escape '~' and '/' in a key, and split back into the keys") {
+  CHECK(pointer_append("", "dead_ends") == "/dead_ends");
+  CHECK(pointer_append("/dead_ends", "0") == "/dead_ends/0");
+  CHECK(pointer_append("/os_specific", "a/b~c") == "/os_specific/a~1b~0c");
+  CHECK(pointer_append("/x", "") == "/x/");
+  CHECK(split_pointer("").empty());
+  CHECK(split_pointer("/os_specific/a~1b~0c") == std::vector<std::string>{"os_specific", "a/b~c"});
+  CHECK(split_pointer("/x/") == std::vector<std::string>{"x", ""});
+  CHECK(unescape_pointer_segment("~01") == "~1");  // "~0" is read first: '~', then '1'
+  CHECK(unescape_pointer_segment("plain") == "plain");
 }

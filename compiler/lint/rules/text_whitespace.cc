@@ -1,6 +1,7 @@
 // text-whitespace: leading or trailing white space in a text. In real data this is where a
 // shell substitution ate a command (`Run  to fix`). The final newline that a YAML block scalar
 // (`|` or `>`) ends with is normal and is not reported.
+#include "base/json_pointer.h"
 #include "base/text.h"
 #include "lint/rules/rules.h"
 #include "validate/schema_validator.h"
