@@ -16,8 +16,8 @@
 #include "cli/command.h"
 #include "model/config.h"
 #include "model/entry.h"
+#include "model/languages.h"
 #include "render/templates.h"
-#include "resources.h"
 
 namespace kbc {
 namespace {
@@ -26,11 +26,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kSchemaPath = "schema/entry.schema.json";
 constexpr const char* kDatePlaceholder = "YYYY-MM-DD";
-
-const nlohmann::json& entry_schema() {
-  static const nlohmann::json schema = nlohmann::json::parse(*embedded_resource(kSchemaPath));
-  return schema;
-}
 
 std::string checked_id(const Arguments& arguments) {
   if (arguments.positional.size() != 1) throw ToolError("kbc new: give exactly one id");
@@ -64,7 +59,7 @@ std::string schema_reference(const FileSystem& fs, const std::string& root, cons
     return fs::path(kSchemaPath).lexically_relative(folder).generic_string();
   }
   if (!base_url.empty()) return base_url + kSchemaPath;
-  return entry_schema().at("$id").get<std::string>();
+  return builtin_entry_schema().at("$id").get<std::string>();
 }
 
 // The languages but the base, whose keys the scaffold lists commented out: the code, the spaces

@@ -1,11 +1,12 @@
 #include "model/entry.h"
 
 #include <re2/re2.h>
+
 #include <algorithm>
 #include <charconv>
 
 #include "base/json_pointer.h"
-#include "resources.h"
+#include "model/languages.h"
 
 namespace kbc {
 
@@ -64,9 +65,8 @@ std::string id_from_entry_path(std::string_view path) {
 }
 
 bool is_valid_entry_id(const std::string& id) {
-  static const nlohmann::json schema =
-      nlohmann::json::parse(embedded_resource("schema/entry.schema.json").value())
-          .at("/properties/id"_json_pointer);
+  static const nlohmann::ordered_json& schema =
+      builtin_entry_schema().at("/properties/id"_json_pointer);
   // RE2, not std::regex: it recurses once per character, and a long id overflows the stack.
   static const RE2 pattern(schema.at("pattern").get<std::string>(), RE2::Quiet);
   return id.size() <= schema.at("maxLength").get<std::size_t>() && RE2::PartialMatch(id, pattern);

@@ -19,11 +19,6 @@ std::string_view resource(std::string_view name) {
   return *text;
 }
 
-const ordered_json& source_schema() {
-  static const ordered_json schema = ordered_json::parse(resource("schema/entry.schema.json"));
-  return schema;
-}
-
 std::string text_at(const std::optional<json>& table, const char* key) {
   if (!table || !table->is_object()) return "";
   const auto it = table->find(key);
@@ -105,7 +100,7 @@ const std::vector<Language>& default_languages() {
 const std::vector<TranslatedKey>& translated_keys() {
   static const std::vector<TranslatedKey> keys = [] {
     std::vector<TranslatedKey> out;
-    const ordered_json& properties = source_schema().at("properties");
+    const ordered_json& properties = builtin_entry_schema().at("properties");
     for (const auto& [key, value] : properties.items()) {
       if (const std::string base = template_of(properties, key); !base.empty())
         out.push_back({base, properties.at(base).value("type", ordered_json()) == "array"});
@@ -115,9 +110,14 @@ const std::vector<TranslatedKey>& translated_keys() {
   return keys;
 }
 
+const ordered_json& builtin_entry_schema() {
+  static const ordered_json schema = ordered_json::parse(resource("schema/entry.schema.json"));
+  return schema;
+}
+
 ordered_json entry_schema(const std::vector<Language>& languages) {
-  ordered_json schema = source_schema();
-  const ordered_json& source = source_schema().at("properties");
+  ordered_json schema = builtin_entry_schema();
+  const ordered_json& source = builtin_entry_schema().at("properties");
   ordered_json properties = ordered_json::object();
   for (const auto& [key, value] : source.items()) {
     const std::string base = template_of(source, key);
@@ -135,7 +135,7 @@ ordered_json entry_schema(const std::vector<Language>& languages) {
 
 std::string entry_schema_text(const std::vector<Language>& languages) {
   const ordered_json schema = entry_schema(languages);
-  if (schema == source_schema()) return std::string(resource("schema/entry.schema.json"));
+  if (schema == builtin_entry_schema()) return std::string(resource("schema/entry.schema.json"));
   return schema.dump(2) + "\n";
 }
 

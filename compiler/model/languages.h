@@ -57,6 +57,9 @@ struct TranslatedKey {
 // The translated keys, in the schema's order: signature, root_cause, workarounds, dead_ends.
 const std::vector<TranslatedKey>& translated_keys();
 
+// schema/entry.schema.json as built into kbc, parsed once: the schema of the default languages.
+const nlohmann::ordered_json& builtin_entry_schema();
+
 // The entry schema of a knowledge base in `languages`: schema/entry.schema.json with its _zh
 // keys replaced, where they stand, by each other language's, in the order of `languages`, their
 // descriptions naming that language.

@@ -24,13 +24,8 @@ std::string percent(const ordered_json& rate) {
 // (workarounds_zh), falling back to the item's own.
 std::string action(const ordered_json& record, const char* list, std::size_t i,
                    const Language& language) {
-  const std::string own = string_field(record[list][i], "action");
-  const auto it = record.find(language.key(list));
-  if (language.base || it == record.end() || !it->is_array() || i >= it->size() ||
-      !(*it)[i].is_string())
-    return own;
-  const std::string translated = (*it)[i].get<std::string>();
-  return translated.empty() ? own : translated;
+  const std::string translated = translated_action(record, list, i, language);
+  return translated.empty() ? string_field(record[list][i], "action") : translated;
 }
 
 // A code fence longer than any run of backticks inside the code.

@@ -135,6 +135,14 @@ ordered_json published_record(const Entry& entry, const std::vector<Language>& l
   return r;
 }
 
+std::string translated_action(const ordered_json& record, const char* list, std::size_t i,
+                              const Language& language) {
+  if (language.base) return "";
+  const auto it = record.find(language.key(list));
+  if (it == record.end() || !it->is_array() || i >= it->size() || !(*it)[i].is_string()) return "";
+  return (*it)[i].get<std::string>();
+}
+
 std::string record_text(const ordered_json& record) { return record.dump(2) + "\n"; }
 
 std::string bundle_text(const std::vector<std::string_view>& record_texts) {

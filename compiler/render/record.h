@@ -31,6 +31,12 @@ std::string string_field(const nlohmann::ordered_json& object, const char* key);
 std::string localized_field(const nlohmann::ordered_json& record, const char* key,
                             const Language& language);
 
+// The translation in `language` of the action of item i of `list` ("workarounds", "dead_ends"):
+// the i-th text of the translated list (workarounds_zh); "" where there is none, and in the base
+// language.
+std::string translated_action(const nlohmann::ordered_json& record, const char* list, std::size_t i,
+                              const Language& language);
+
 // The record as written to api/<id>.json: two-space indented, ending in a newline.
 std::string record_text(const nlohmann::ordered_json& record);
 

@@ -43,12 +43,6 @@ MustacheData translated_text(const std::string& base, const std::string& transla
   return text;
 }
 
-// The i-th string of a translated list (workarounds_zh), or "".
-std::string nth(const ordered_json& record, const std::string& key, std::size_t i) {
-  const auto& items = list(record, key.c_str());
-  return i < items.size() && items[i].is_string() ? items[i].get<std::string>() : "";
-}
-
 // object[key] = list, and object["has_<key>"] = whether it has items.
 void put_list(MustacheData& object, const std::string& key, MustacheData list) {
   put(object, "has_" + key, !list.list_value().empty());
@@ -151,7 +145,7 @@ MustacheData workarounds_data(const ordered_json& r, const Language& language) {
     MustacheData item = object_data();
     put_text(item, "number", std::to_string(i + 1));
     put(item, "action",
-        translated_text(string_field(w, "action"), nth(r, language.key("workarounds"), i),
+        translated_text(string_field(w, "action"), translated_action(r, "workarounds", i, language),
                         !language.base, true));
     put_text(item, "success", percent(w.value("success_rate", ordered_json())));
     put_text(item, "how", string_field(w, "how"));
@@ -170,7 +164,7 @@ MustacheData dead_ends_data(const ordered_json& r, const Language& language) {
     const auto& d = items[i];
     MustacheData item = object_data();
     put(item, "action",
-        translated_text(string_field(d, "action"), nth(r, language.key("dead_ends"), i),
+        translated_text(string_field(d, "action"), translated_action(r, "dead_ends", i, language),
                         !language.base, true));
     put_text(item, "fail", percent(d.value("fail_rate", ordered_json())));
     put_text(item, "why_fails", markdown_html(string_field(d, "why_fails")));

@@ -11,7 +11,7 @@
 #include "base/text.h"
 #include "lint/rule.h"
 #include "match/regex_index.h"
-#include "resources.h"
+#include "model/languages.h"
 
 namespace kbc {
 namespace {
@@ -20,16 +20,11 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 using Entries = std::vector<const Entry*>;
 
-const json& entry_schema() {
-  static const json schema = json::parse(*embedded_resource("schema/entry.schema.json"));
-  return schema;
-}
-
 // The lists of links under transition_graph, as the schema names them ("/transition_graph/...").
 std::vector<std::string> transition_lists() {
   std::vector<std::string> lists;
   for (const auto& [key, value] :
-       entry_schema().at("/properties/transition_graph/properties"_json_pointer).items())
+       builtin_entry_schema().at("/properties/transition_graph/properties"_json_pointer).items())
     lists.push_back("/transition_graph/" + key);
   return lists;
 }
@@ -67,7 +62,7 @@ ordered_json tier_counts(const std::vector<std::string>& tiers) {
 
 // Per domain (sorted), the entries in each tier of the schema's enum, then their total.
 ordered_json domains_and_tiers(const Entries& entries) {
-  const auto tiers = entry_schema()
+  const auto tiers = builtin_entry_schema()
                          .at("/properties/verification_tier/enum"_json_pointer)
                          .get<std::vector<std::string>>();
   std::map<std::string, ordered_json> domains;
