@@ -121,6 +121,22 @@ std::size_t find_word(std::string_view text, std::string_view word, std::size_t 
   return std::string_view::npos;
 }
 
+std::string replace_characters(
+    std::string_view text, std::initializer_list<std::pair<char, std::string_view>> replacements) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto* found =
+        std::find_if(replacements.begin(), replacements.end(),
+                     [c](const auto& replacement) { return replacement.first == c; });
+    if (found == replacements.end())
+      out += c;
+    else
+      out += found->second;
+  }
+  return out;
+}
+
 std::string first_sentence(std::string_view text, std::size_t limit) {
   std::size_t end = text.find(". ");
   if (end != std::string_view::npos) ++end;

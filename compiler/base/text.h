@@ -2,12 +2,14 @@
 #pragma once
 
 #include <chrono>
+#include <initializer_list>
 #include <optional>
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kbc {
@@ -71,6 +73,11 @@ LineColumn line_column_at(std::string_view text, std::size_t offset);
 
 // The text of 1-based line `line`, without its newline; empty when out of range.
 std::string_view line_text(std::string_view text, int line);
+
+// `text` with each character that `replacements` lists replaced by its text, in one pass: how
+// HTML, GitHub's workflow commands and JSON inside <script> are escaped.
+std::string replace_characters(
+    std::string_view text, std::initializer_list<std::pair<char, std::string_view>> replacements);
 
 // The first sentence of `text` (up to its first ". "), cut at `limit` bytes at most on a
 // code point's start, with an ellipsis when cut: the summary of an entry that search results,

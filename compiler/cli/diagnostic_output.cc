@@ -121,33 +121,11 @@ ordered_json sarif_result(const Diagnostic& d, const std::map<std::string_view, 
 
 // Workflow-command escaping, as GitHub's toolkit does it (@actions/core, command.ts).
 std::string escape_data(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '%') {
-      out += "%25";
-    } else if (c == '\r') {
-      out += "%0D";
-    } else if (c == '\n') {
-      out += "%0A";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return replace_characters(text, {{'%', "%25"}, {'\r', "%0D"}, {'\n', "%0A"}});
 }
 
 std::string escape_property(std::string_view text) {
-  std::string out;
-  for (char c : escape_data(text)) {
-    if (c == ':') {
-      out += "%3A";
-    } else if (c == ',') {
-      out += "%2C";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return replace_characters(escape_data(text), {{':', "%3A"}, {',', "%2C"}});
 }
 
 std::string workflow_command(const Diagnostic& d) {

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <vector>
 
+#include "base/text.h"
+
 namespace kbc {
 namespace {
 
@@ -112,30 +114,8 @@ std::string markdown_inline_html(std::string_view markdown) {
 }
 
 std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return replace_characters(
+      text, {{'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&#39;"}});
 }
 
 }  // namespace kbc

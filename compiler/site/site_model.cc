@@ -78,10 +78,7 @@ std::string transition_detail(const ordered_json& item) {
 
 std::string json_ld_text(const json& value) {
   // Inside <script>, "</" would end the element: escape every '<'.
-  std::string dumped = value.dump();
-  std::string out;
-  for (char c : dumped) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
-  return out;
+  return replace_characters(value.dump(), {{'<', "\\u003c"}});
 }
 
 // The facts at the top of an entry page: signature, classification, rates and root cause.
