@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/completion.h"
 #include "cli/man_page.h"
+#include "lint/rule.h"
 #include "match/rank.h"
 
 using namespace kbc;
@@ -165,4 +166,16 @@ TEST_CASE("an option not given reads as its default, one given as given") {
   const Arguments given = parse_arguments({"--top=3", "--root", "kb"}, match);
   CHECK(given.value("--top") == "3");
   CHECK(given.value("--root") == "kb");
+}
+
+TEST_CASE("the README's table of lint rules lists every rule with its severity") {
+  const std::string readme = read_text(std::string(KBC_SOURCE_DIR) + "/README.md");
+  for (const Rule& rule : all_rules()) {
+    INFO(rule.id);
+    const std::string severity =
+        std::string(rule.severity == Severity::kError ? "error" : "warning") +
+        (rule.required ? ", required" : "");
+    CHECK(readme.find("| `" + std::string(rule.id) + "` | " + severity + " |") !=
+          std::string::npos);
+  }
 }
