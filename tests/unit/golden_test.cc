@@ -1,6 +1,14 @@
 // Golden tests: the YAML of seed 001 (with its dead-end actions written out) builds into
-// exactly the published record and page, whose expected files are in tests/golden/.
+// exactly the published record and page, whose expected files are in tests/golden/; and a
+// frozen copy of the shipped knowledge base (tests/golden/site/) builds into exactly the pages,
+// feeds and sitemap under tests/golden/site/expected/, reviewed like code. After a deliberate
+// change of the site, `KBC_UPDATE_GOLDEN=1 build/tests/kbc_tests "the site of*"` writes them
+// again, and the diff is the change's review.
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "base/file_system.h"
 #include "import/importer.h"
@@ -109,5 +117,31 @@ TEST_CASE("kb.json is the dump of the array of records, made from their texts") 
     }
     const std::vector<std::string_view> views(texts.begin(), texts.end());
     CHECK(kbc::bundle_text(views) == array.dump(2) + "\n");
+  }
+}
+
+TEST_CASE(
+    "the site of the golden knowledge base is exactly its expected pages, feeds and sitemap") {
+  const std::string root = std::string(KBC_TEST_DATA) + "/golden/site";
+  const kbc::RealFileSystem fs;
+  const auto checked = kbc::check_knowledge_base(fs, root);
+  REQUIRE(kbc::count_severity(checked.diagnostics, kbc::Severity::kError) == 0);
+  const auto built = kbc::emit_outputs(checked.kb, {}, kbc::TemplateSet(fs, root), checked.config);
+  REQUIRE(built.problems.empty());
+  const bool update = std::getenv("KBC_UPDATE_GOLDEN") != nullptr;
+  for (const char* path :
+       {"site/index.html", "site/404.html", "site/llms.txt", "site/robots.txt", "site/sitemap.xml",
+        "site/en/index.html", "site/en/search.html", "site/en/404.html", "site/en/feed.xml",
+        "site/en/domains/cuda.html", "site/en/entries/cuda/cudnn-bn-epsilon-too-small.html",
+        "site/en/entries/pytorch/cuda-out-of-memory.html", "site/zh/index.html", "site/zh/feed.xml",
+        "site/zh/entries/cuda/cudnn-bn-epsilon-too-small.html"}) {
+    INFO(path);
+    REQUIRE(built.tree.files().count(path));
+    const std::string expected = root + "/expected/" + path;
+    if (update) {
+      std::filesystem::create_directories(std::filesystem::path(expected).parent_path());
+      std::ofstream(expected, std::ios::binary) << built.tree.files().at(path);
+    }
+    CHECK(built.tree.files().at(path) == fs.read(expected));
   }
 }
