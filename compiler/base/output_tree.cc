@@ -292,7 +292,8 @@ fs::path spare_path(const fs::path& out_dir) {
 // A fresh staging folder: the spare when there is one kbc wrote (claimed with one rename, so
 // two builds never share it), else a new empty folder.
 fs::path claim_staging(const fs::path& out_dir) {
-  const fs::path staging = staging_path(out_dir), spare = spare_path(out_dir);
+  fs::path staging = staging_path(out_dir);
+  const fs::path spare = spare_path(out_dir);
   std::error_code error;
   if (fs::is_regular_file(spare / kOutputMarker, error) && !fs::is_symlink(spare, error) &&
       ::rename(spare.c_str(), staging.c_str()) == 0)

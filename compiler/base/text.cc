@@ -33,8 +33,8 @@ void for_each_code_point(std::string_view text, Each each) {
 template <typename Each>
 void for_each_width(std::string_view text, Each each) {
   // wcwidth reads the thread's locale; a UTF-8 one is set for this thread only, and reset.
-  static const locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
-  const locale_t previous = utf8 ? uselocale(utf8) : static_cast<locale_t>(0);
+  static const locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", nullptr);
+  const locale_t previous = utf8 ? uselocale(utf8) : nullptr;
   for_each_code_point(text, [&](char32_t code, std::string_view bytes) {
     const int width = utf8 ? wcwidth(static_cast<wchar_t>(code)) : 1;
     each(bytes, width < 0 ? std::size_t{1} : static_cast<std::size_t>(width));

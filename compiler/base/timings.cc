@@ -22,7 +22,9 @@ struct Row {
 double cpu_seconds() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
@@ -65,7 +67,7 @@ std::string timings_report() {
   char figures[64];
   for (const Row& row : recorder->rows) {
     std::snprintf(figures, sizeof figures, "%8.3f%8.3f  ", row.seconds, row.cpu_seconds);
-    out += figures + std::string(2 * row.depth, ' ') + row.name + "\n";
+    out += figures + std::string(std::size_t{2} * row.depth, ' ') + row.name + "\n";
   }
   const double total = std::chrono::duration<double>(Clock::now() - recorder->enabled_at).count();
   std::snprintf(figures, sizeof figures, "%8.3f%8.3f  ", total, cpu_seconds());

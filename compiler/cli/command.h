@@ -42,7 +42,7 @@ struct Arguments {
     return fallback == defaults.end() ? std::string() : fallback->second;
   }
   // The option's value as given, else `fallback`: for a default the command works out.
-  std::string value_or(const std::string& name, std::string fallback) const {
+  std::string value_or(const std::string& name, const std::string& fallback) const {
     const auto it = values.find(name);
     return it == values.end() ? fallback : it->second;
   }

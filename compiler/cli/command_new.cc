@@ -44,7 +44,7 @@ bool is_calendar_date(const std::string& text) {
 }
 
 std::string checked_date(const Arguments& arguments) {
-  const std::string date = arguments.value_or("--date", kDatePlaceholder);
+  std::string date = arguments.value_or("--date", kDatePlaceholder);
   if (date != kDatePlaceholder && !is_calendar_date(date))
     throw ToolError("kbc new: --date '" + date + "' is not a calendar date YYYY-MM-DD");
   return date;

@@ -162,7 +162,7 @@ Breadth RegexBreadth::of(std::size_t entry) const {
     direct = searched_ < kDirectEntries;
     if (direct) ++searched_;
   }
-  const Breadth breadth = direct ? search(entry) : from_candidates(entry);
+  Breadth breadth = direct ? search(entry) : from_candidates(entry);
   const std::lock_guard lock(mutex_);
   known_[entry] = breadth;
   return breadth;

@@ -66,7 +66,7 @@ struct Hit {
 };
 
 // Lines longer than this are matched in pieces of this size.
-constexpr std::size_t kMaxLineBytes = 16 * 1024;
+constexpr std::size_t kMaxLineBytes = std::size_t{16} * 1024;
 
 class Matcher {
  public:

@@ -44,6 +44,7 @@ struct Rank {
   int signature = 0;
   int fix_rate = 0;
 
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
   auto operator<=>(const Rank&) const = default;
 };
 

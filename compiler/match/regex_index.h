@@ -107,9 +107,9 @@ class RegexIndex {
     std::vector<int> key;  // `found`, the atoms of one group
     std::array<std::unordered_map<std::uint64_t, Passed>, kGroups> filtered;  // by hash of key
     std::vector<std::size_t> out;
-    const std::vector<std::size_t> none;  // the answer for no atoms
-    std::vector<std::size_t> literals;    // the literal entries found in the text
-    std::string folded;                   // for `match` of a literal
+    const std::vector<std::size_t> none{};  // the answer for no atoms
+    std::vector<std::size_t> literals;      // the literal entries found in the text
+    std::string folded;                     // for `match` of a literal
     bool marked_ = false;
   };
 

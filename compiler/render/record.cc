@@ -8,7 +8,7 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-ordered_json value_or(const json& object, const char* key, ordered_json fallback) {
+ordered_json value_or(const json& object, const char* key, const ordered_json& fallback) {
   const auto it = object.find(key);
   return it == object.end() || it->is_null() ? fallback : ordered_json(*it);
 }

@@ -187,6 +187,7 @@ struct Confirmed {
   std::string date;  // last_confirmed as written
   std::string id;
   int age;  // days before today
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
   auto operator<=>(const Confirmed&) const = default;
 };
 

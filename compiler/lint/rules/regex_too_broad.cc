@@ -110,7 +110,7 @@ std::string word_edges(const std::string& pattern) {
   return out;
 }
 
-std::string case_kept(std::string pattern) {
+std::string case_kept(const std::string& pattern) {
   return pattern.starts_with("(?i)") ? pattern.substr(4) : pattern;
 }
 
@@ -124,7 +124,7 @@ bool finds(const RE2& regex, std::string_view text) {
 // The first of the narrower forms that compiles, still matches every own text the regex
 // matches, and matches none of `avoid` (normalized lines); "" when none does.
 std::string narrower(const RE2& regex, const Entry& entry, const std::vector<std::string>& avoid) {
-  const std::string pattern(regex.pattern());
+  const std::string& pattern = regex.pattern();
   const std::string forms[] = {escaped_dots(pattern), bounded_gaps(pattern), word_edges(pattern),
                                case_kept(pattern),
                                word_edges(case_kept(bounded_gaps(escaped_dots(pattern))))};
@@ -175,7 +175,7 @@ void benign_lines(const Entry& entry, const RE2& regex, const LintContext& conte
 // Reported with a text of an entry of another domain that the regex matches only through the
 // gap: the gap bounded to 40 characters would not match it.
 void word_gap(const Entry& entry, const RE2& regex, const LintContext& context, Reporter& report) {
-  const std::string pattern(regex.pattern());
+  const std::string& pattern = regex.pattern();
   const std::vector<std::size_t> gaps = word_gaps(pattern);
   if (gaps.empty() || !ignores_case(pattern)) return;
   const RE2 bounded(bounded_gaps(pattern), regex.options());
