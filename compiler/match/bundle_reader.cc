@@ -1,6 +1,8 @@
 #include "match/bundle_reader.h"
 
-#include <thread>
+#include <simdjson.h>
+
+#include <optional>
 
 #include "base/diagnostic.h"
 
@@ -255,83 +257,124 @@ std::vector<MatchRecord> match_records_from_bundle(const nlohmann::json& bundle)
   return records;
 }
 
-std::optional<std::size_t> bundle_middle_cut(std::string_view json) {
-  const std::size_t first = json.find_first_not_of(" \t\r\n");
-  if (first == json.npos || json[first] != '[') return std::nullopt;
-  std::size_t depth = 0;
-  for (std::size_t at = first; at < json.size(); ++at) {
-    switch (json[at]) {
-      case '"':  // a string ends at the next quote after an even run of backslashes
-        for (std::size_t backslashes = 1; backslashes % 2 == 1;) {
-          at = json.find('"', at + 1);
-          if (at == json.npos) return std::nullopt;
-          backslashes = 0;
-          while (json[at - 1 - backslashes] == '\\') ++backslashes;
-        }
-        break;
-      case '[':
-      case '{':
-        ++depth;
-        break;
-      case ']':
-      case '}':
-        if (depth-- <= 1) return std::nullopt;  // the bundle ended before its middle
-        break;
-      case ',':
-        if (depth == 1 && at >= json.size() / 2) return at;
-        break;
-      default:
-        break;
-    }
-  }
-  return std::nullopt;
-}
-
 namespace {
 
-// Below this, a bundle is read on one thread.
-constexpr std::size_t kParallelBundleBytes = 1 << 20;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
 
-// The records of `json`, or nullopt when it is not a bundle without fault.
-std::optional<std::vector<MatchRecord>> read_bundle_piece(const std::string& json) {
-  try {
-    BundleReader reader;
-    nlohmann::json::sax_parse(json, &reader);
-    return reader.take();
-  } catch (const std::exception&) {
-    return std::nullopt;
+std::string text_or_empty(element value) {
+  return value.type() == element_type::STRING ? std::string(value.get_string().value_unsafe())
+                                              : std::string();
+}
+
+double number_or_zero(element value) {
+  switch (value.type()) {
+    case element_type::INT64:
+    case element_type::UINT64:
+    case element_type::DOUBLE:
+      return value.get_double().value_unsafe();
+    default:
+      return 0;
   }
+}
+
+// The texts of a list; none when the value is not a list.
+std::vector<std::string> texts_or_none(element value) {
+  std::vector<std::string> out;
+  simdjson::dom::array items;
+  if (value.get_array().get(items)) return out;
+  for (element item : items) {
+    if (item.type() == element_type::STRING) out.emplace_back(item.get_string().value_unsafe());
+  }
+  return out;
+}
+
+// A workaround or a dead end, as BundleReader reads it: the last of repeated keys, a value of
+// another type empty.
+MatchAction action_of(simdjson::dom::object object, bool workaround) {
+  MatchAction action;
+  for (const auto [key, value] : object) {
+    if (key == "action")
+      action.action = text_or_empty(value);
+    else if (workaround && key == "how")
+      action.how = text_or_empty(value);
+    else if (workaround && key == "condition")
+      action.condition = text_or_empty(value);
+    else if (key == (workaround ? "success_rate" : "fail_rate"))
+      action.rate = number_or_zero(value);
+  }
+  return action;
+}
+
+// One record, as BundleReader reads it; nullopt when its id or regex is not text.
+std::optional<MatchRecord> record_of(simdjson::dom::object object) {
+  MatchRecord record;
+  bool id_is_text = false, regex_is_text = false;
+  for (const auto [key, value] : object) {
+    if (key == "id") {
+      id_is_text = value.type() == element_type::STRING;
+      record.id = text_or_empty(value);
+    } else if (key == "regex") {
+      regex_is_text = value.type() == element_type::STRING;
+      record.regex = text_or_empty(value);
+    } else if (key == "signature") {
+      record.signature = text_or_empty(value);
+    } else if (key == "error_code") {
+      record.error_code = text_or_empty(value);
+    } else if (key == "fix_success_rate") {
+      record.fix_success_rate = number_or_zero(value);
+    } else if (key == "aliases") {
+      record.aliases = texts_or_none(value);
+    } else if (key == "tags") {
+      record.tags = texts_or_none(value);
+    } else if (key == "workarounds" || key == "dead_ends") {
+      const bool workarounds = key == "workarounds";
+      if (workarounds) {
+        record.best_workaround.reset();  // the last list given is the one read
+        record.next_workaround.reset();
+      } else {
+        record.dead_ends.clear();
+      }
+      simdjson::dom::array items;
+      if (value.get_array().get(items)) continue;
+      for (element item : items) {
+        if (item.type() != element_type::OBJECT) continue;
+        MatchAction action = action_of(item.get_object().value_unsafe(), workarounds);
+        if (workarounds)
+          offer_workaround(record, std::move(action));
+        else
+          record.dead_ends.push_back({std::move(action.action), "", "", action.rate});
+      }
+    }
+  }
+  if (!id_is_text || !regex_is_text) return std::nullopt;
+  return record;
+}
+
+// The records of a bundle without fault, through simdjson's DOM parser (which validates the
+// whole text, its UTF-8 included); nullopt for any fault, which BundleReader then reports.
+std::optional<std::vector<MatchRecord>> read_valid_bundle(std::string_view json) {
+  simdjson::dom::parser parser;
+  simdjson::dom::array bundle;
+  if (parser.parse(json.data(), json.size()).get_array().get(bundle)) return std::nullopt;
+  std::vector<MatchRecord> records;
+  for (element item : bundle) {
+    if (item.type() != element_type::OBJECT) return std::nullopt;
+    std::optional<MatchRecord> record = record_of(item.get_object().value_unsafe());
+    if (!record) return std::nullopt;
+    records.push_back(std::move(*record));
+  }
+  return records;
 }
 
 }  // namespace
 
 std::vector<MatchRecord> match_records_from_bundle_text(std::string_view json) {
-  // A large bundle is read in two halves, one per thread, each made a bundle of its own: the
-  // text up to a comma between two records, closed, and an array opened before the rest. Only
-  // when both are read without fault are their records taken; else the whole text is read again
-  // on one thread, which reports the first fault in the text's order, as always.
-  if (const auto cut =
-          json.size() >= kParallelBundleBytes && std::thread::hardware_concurrency() > 1
-              ? bundle_middle_cut(json)
-              : std::nullopt) {
-    std::optional<std::vector<MatchRecord>> first, second;
-    std::thread reader([&] {
-      std::string text;
-      text.reserve(json.size() - *cut);
-      text.append("[").append(json.substr(*cut + 1));
-      second = read_bundle_piece(text);
-    });
-    std::string text;
-    text.reserve(*cut + 1);
-    text.append(json.substr(0, *cut)).append("]");
-    first = read_bundle_piece(text);
-    reader.join();
-    if (first && second) {
-      first->insert(first->end(), std::make_move_iterator(second->begin()),
-                    std::make_move_iterator(second->end()));
-      return std::move(*first);
-    }
-  }
+  if (auto records = read_valid_bundle(json)) return std::move(*records);
+  return match_records_from_bundle_sax(json);
+}
+
+std::vector<MatchRecord> match_records_from_bundle_sax(std::string_view json) {
   BundleReader reader;
   nlohmann::json::sax_parse(json, &reader);
   return reader.take();

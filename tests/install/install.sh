@@ -33,7 +33,7 @@ deb=$(ls package/kbc_*.deb)
 echo "package: $(basename "$deb"), $(stat -c %s "$deb") bytes"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for library in libc6 libstdc++6 libre2-9 libyaml-cpp0.7 libcmark-gfm0.29.0.gfm.6 libssl3; do
+for library in libc6 libstdc++6 libre2-9 libyaml-cpp0.7 libcmark-gfm0.29.0.gfm.6 libsimdjson14 libssl3; do
   check "depends on $library" grep -q "\b$library\b" <<<"$depends"
 done
 check "depends on no -dev package" bash -c "! grep -q -- '-dev' <<<'$depends'"
