@@ -643,6 +643,7 @@ Run kbc_on_terminal(const std::vector<std::string>& args, const std::string& no_
       setenv("NO_COLOR", no_color.c_str(), 1);
     }
     setenv("TERM", "xterm", 1);
+    unsetenv("CI");  // an interactive shell, not a CI job (which gets no progress bar)
     execv(argv[0], argv.data());
     _exit(127);
   }
@@ -1163,4 +1164,33 @@ TEST_CASE("the scaffold has every required key of the schema, and the optional o
       CHECK(text.find("\n# " + key + ": ") != std::string::npos);
     }
   }
+}
+
+TEST_CASE("a build on a terminal draws its progress bar on stderr, and erases it at the end") {
+  TempKb kb;
+  // A thousand more entries, each with its own id, signature and regex, so that the build lasts
+  // past the bar's delay (300 ms) without cross-entry findings between them.
+  const std::string model =
+      read(fs::path(KBC_SOURCE_DIR) / "entries/cuda/cudnn-bn-epsilon-too-small.yaml");
+  constexpr int kCopies = 1000;
+  for (int i = 0; i < kCopies; ++i) {
+    const std::string name = "copy-" + std::to_string(i);
+    std::string text = with_line(model, "id:", "id: cuda/" + name);
+    text = with_line(text, "signature:", "signature: 'Copy " + std::to_string(i) + " failed'");
+    text = with_line(text, "regex:", "regex: 'Copy " + std::to_string(i) + " failed'");
+    text = with_line(text, "- 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when calling",
+                     "- 'Copy " + std::to_string(i) + " failed again'");
+    write(kb.root / ("entries/cuda/" + name + ".yaml"), text);
+  }
+  const Run run = kbc_on_terminal(
+      {"build", "--keep-going", "--root", kb.root.string(), "--out", (kb.root / "out").string()},
+      "1");
+  INFO(run.output.substr(0, 2000));
+  CHECK(run.status <= 1);
+  // A bar of the phase at work, "[====>   ] done/total", redrawn in place and erased.
+  CHECK(std::regex_search(run.output,
+                          std::regex(R"((loading|records|entry pages) +\[=*>? *\] \d+/\d+)")));
+  CHECK(run.output.find("\033[K") != std::string::npos);
+  // Its last word is the summary, on a line of its own: the bar left nothing before it.
+  CHECK(run.output.find("\033[Kkbc build: ") != std::string::npos);
 }
