@@ -1,7 +1,5 @@
 #include "site/site_builder.h"
 
-#include <kainjow/mustache.hpp>
-
 #include <optional>
 
 #include "base/parallel.h"
@@ -13,19 +11,15 @@
 #include "match/matcher.h"
 #include "match/near_match.h"
 #include "match/rank.h"
-#include "render/mustache_data.h"
 #include "render/record.h"
 #include "resources.h"
 #include "search/search_index.h"
 #include "site/feeds.h"
-#include "site/markdown_html.h"
 #include "site/page_renderer.h"
 
 namespace kbc {
 namespace {
 
-using kainjow::mustache::data;
-using kainjow::mustache::mustache;
 using nlohmann::json;
 using nlohmann::ordered_json;
 
