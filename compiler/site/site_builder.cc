@@ -23,7 +23,10 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-std::string search_index(const SiteModel& model, const Language& language) {
+// The files of the language's search index (search_index.h), by path under the language's folder.
+std::vector<std::pair<std::string, std::string>> search_index(const SiteModel& model,
+                                                              const Language& language,
+                                                              const json& strings) {
   SearchIndex index;
   const auto& records = model.records();
   for (std::size_t i = 0; i < records.size(); ++i) {
@@ -41,15 +44,25 @@ std::string search_index(const SiteModel& model, const Language& language) {
     const std::string root_cause = localized_field(r, "root_cause", language);
     const std::string signature = string_field(r, "signature");
     const std::string code = string_field(r, "error_code");
-    std::vector<std::pair<std::string_view, int>> fields = {
-        {code, 10}, {title, 8}, {signature, 8}, {id, 6}, {keywords, 5}, {root_cause, 1}};
+    const std::string domain = string_field(r, "domain");
+    std::vector<SearchIndex::Field> fields = {
+        {code, 10, true},    {title, 8, true},   {signature, 8, true},  {id, 6, false},
+        {keywords, 5, true}, {domain, 2, false}, {root_cause, 1, false}};
     const std::string base_root_cause = string_field(r, "root_cause");
     // Readers of a translation search the base language's root cause too.
-    if (!language.base) fields.push_back({base_root_cause, 1});
-    index.add({site_entry_path("", id).substr(1), title, code, id, first_sentence(root_cause, 200)},
+    if (!language.base) fields.push_back({base_root_cause, 1, false});
+    index.add({site_entry_path("", id).substr(1), title, code, id, domain,
+               first_sentence(root_cause, 160)},
               fields);
   }
-  return index.json(language.code);
+  if (const auto it = strings.find("search_glossary"); it != strings.end() && it->is_object()) {
+    std::map<std::string, std::string> glossary;
+    for (const auto& [term, words] : it->items()) {
+      if (words.is_string()) glossary[term] = words.get<std::string>();
+    }
+    index.set_glossary(std::move(glossary));
+  }
+  return index.files(language.code);
 }
 
 }  // namespace
@@ -186,7 +199,8 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
           const std::string& code = language.code;
           auto& out = files[k];
           if (k % 3 == 0) {
-            out.emplace_back(code + "/search-index.json", search_index(model, language));
+            for (auto& [path, content] : search_index(model, language, strings[k / 3]))
+              out.emplace_back(code + "/" + path, std::move(content));
           } else if (k % 3 == 1) {
             out.emplace_back(code + "/match.json", match_data(model, language, figures));
           } else {

@@ -304,7 +304,7 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
   page["lang_up"] = up_from(path.substr(language.code.size() + 1));
   page["home"] = lang_root + "index.html";
   page["search_page"] = lang_root + "search.html";
-  page["search_index"] = lang_root + "search-index.json";
+  page["search_dir"] = lang_root + "search/";
   if (!config_.base_url.empty()) {
     page["canonical"] = config_.base_url + path;
     page["feed"] = lang_root + "feed.xml";

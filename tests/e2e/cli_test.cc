@@ -463,8 +463,10 @@ TEST_CASE("build writes the site in both languages, with its search index and ex
       CHECK(files.count("site/" + language + "/entries/" + id + ".html"));
       CHECK(files.count("site/md/" + language + "/" + id + ".md"));
     }
-    const auto index = nlohmann::json::parse(files.at("site/" + language + "/search-index.json"));
-    CHECK(index["docs"].size() == bundle.size());
+    const auto meta = nlohmann::json::parse(files.at("site/" + language + "/search/meta.json"));
+    CHECK(meta["docs"] == bundle.size());
+    CHECK(files.count("site/" + language + "/search/t0.json"));
+    CHECK(files.count("site/" + language + "/search/d0.json"));
   }
   for (const char* extra :
        {"site/index.html", "site/robots.txt", "site/llms.txt", "site/schema/entry.schema.json",

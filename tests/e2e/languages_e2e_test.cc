@@ -101,7 +101,7 @@ TEST_CASE("a third language in kbc.yaml gets its pages, records, sitemap, schema
   CHECK(has(page, "<div class=\"prose\" lang=\"en\">"));  // the root cause, untranslated
   CHECK(has(files.at("site/zh/entries/" + id + ".html"), "lang=\"ja\">日本語</a>"));
   CHECK(has(files.at("site/index.html"), "location.replace(\"ja/index.html\")"));
-  CHECK(files.count("site/ja/search-index.json"));
+  CHECK(files.count("site/ja/search/meta.json"));
   CHECK(files.count("site/ja/match.json"));
   CHECK(files.count("site/ja/feed.xml"));
   CHECK(has(files.at("site/sitemap.xml"),

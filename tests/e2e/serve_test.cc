@@ -369,7 +369,7 @@ TEST_CASE("kbc serve answers as a static host would, and never outside the site"
       {"/en/index.html", "text/html; charset=utf-8"},
       {"/assets/style.css", "text/css; charset=utf-8"},
       {"/assets/search.js", "text/javascript; charset=utf-8"},
-      {"/en/search-index.json", "application/json"},
+      {"/en/search/meta.json", "application/json"},
       {"/sitemap.xml", "application/xml"},
       {"/en/feed.xml", "application/atom+xml"},
       {"/robots.txt", "text/plain; charset=utf-8"},

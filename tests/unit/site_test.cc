@@ -1,7 +1,9 @@
 // The site: search tokenizer and index, page model, Markdown rendering, link checking.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -88,18 +90,82 @@ TEST_CASE("the search tokenizer follows the shared cases that search.js is held 
   CHECK(kbc::search_tokens("\xff\xfe") == std::vector<std::string>{});  // invalid UTF-8 separates
 }
 
-TEST_CASE("the search index keeps each token's best weight and sorts words for bisection") {
+namespace {
+
+// The files of a search index, parsed, by path.
+std::map<std::string, json> index_files(const kbc::SearchIndex& index, const char* language) {
+  std::map<std::string, json> files;
+  for (const auto& [path, text] : index.files(language)) files[path] = json::parse(text);
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("the search index keeps each token's best weight, with phrases, in sorted shards") {
   kbc::SearchIndex index;
-  index.add({"entries/a/x.html", "Alpha beta", "", "a/x", ""}, {{"alpha beta", 8}, {"beta", 1}});
-  index.add({"entries/a/y.html", "批量", "CODE", "a/y", ""}, {{"批量归一", 1}, {"alpha", 2}});
-  const json out = json::parse(index.json("zh"));
-  CHECK(out["lang"] == "zh");
-  CHECK(out["docs"][1] == json::array({"entries/a/y.html", "批量", "CODE", "a/y", ""}));
-  CHECK(out["words"] == json::array({"alpha", "beta"}));
-  CHECK(out["word_postings"][0] == json::array({0, 8, 1, 2}));
-  CHECK(out["word_postings"][1] == json::array({0, 8}));
-  CHECK(out["grams"]["量归"] == json::array({1, 1}));
-  CHECK(out["grams"].size() == 3);
+  index.add({"entries/a/x.html", "Alpha beta", "", "a/x", "cuda", ""},
+            {{"alpha beta", 8, true}, {"beta", 1}, {"", 2}});
+  index.add({"entries/a/y.html", "批量", "CODE", "a/y", "cuda", ""},
+            {{"", 8, true}, {"批量归一 gamma delta", 1}, {"alpha", 2}});
+  const auto files = index_files(index, "zh");
+  REQUIRE(files.size() == 3);  // meta, one shard, one chunk of documents
+  const json& meta = files.at("search/meta.json");
+  CHECK(meta["lang"] == "zh");
+  CHECK(meta["docs"] == 2);
+  CHECK(meta["shards"] == json::array({"alpha"}));
+  CHECK(files.at("search/d0.json")[1] ==
+        json::array({"entries/a/y.html", "批量", "CODE", "a/y", "cuda", ""}));
+  const json& terms = files.at("search/t0.json");
+  // df, then doc and weight: 10 x the field's weight, more for a short field, less for a long
+  // one (BM25F with the field's average length); the best field counts.
+  const json& alpha = terms["alpha"];
+  REQUIRE(alpha.size() == 5);
+  CHECK(alpha[0] == 2);
+  CHECK(alpha[1] == 0);
+  CHECK(alpha[3] == 1);
+  CHECK(alpha[2] > 40);  // weight 8, a field twice the average length: less than 80
+  CHECK(alpha[2] < 80);
+  CHECK(alpha[4] == 20);  // weight 2, a field of average length
+  CHECK(terms["beta"][2] == alpha[2]);
+  CHECK(terms["alpha beta"][0] == 1);          // a phrase of a phrase field
+  CHECK_FALSE(terms.contains("gamma delta"));  // not a phrase field
+  CHECK(terms["量归"][0] == 1);
+  CHECK(terms["量归"][1] == 1);
+  // Byte order, which search.js bisects.
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : terms.items()) keys.push_back(key);
+  CHECK(std::is_sorted(keys.begin(), keys.end()));
+}
+
+TEST_CASE(
+    "a large index is split in shards and chunks, and common terms keep their best postings") {
+  kbc::SearchIndex index;
+  std::vector<std::string> words;
+  for (int i = 0; i < 3000; ++i) words.push_back("word" + std::to_string(i) + " common");
+  words[2999] = "common";  // shorter than the others: the best weight
+  for (int i = 0; i < 3000; ++i) {
+    index.add({"entries/x.html", "t", "", "x", "d", ""}, {{words[i], 1}, {i % 2 ? "odd" : "", 1}});
+  }
+  const auto files = index_files(index, "en");
+  const json& meta = files.at("search/meta.json");
+  const std::size_t shards = meta["shards"].size();
+  CHECK(shards > 1);
+  CHECK(files.count("search/d93.json"));  // 3000 documents, 32 a chunk
+  CHECK_FALSE(files.count("search/d94.json"));
+  std::size_t terms = 0;
+  for (std::size_t k = 0; k < shards; ++k) {
+    const json& shard = files.at("search/t" + std::to_string(k) + ".json");
+    CHECK(shard.begin().key() == meta["shards"][k]);  // each shard starts at its first term
+    CHECK(shard.dump().size() < 2 * kbc::SearchIndex::kShardBytes);
+    terms += shard.size();
+    if (shard.contains("common")) {
+      const json& common = shard["common"];
+      CHECK(common[0] == 3000);  // every document has it
+      CHECK(common.size() == 1 + 2 * kbc::SearchIndex::kMaxPostings);
+      CHECK(common[common.size() - 2] == 2999);  // the best weight is kept
+    }
+  }
+  CHECK(terms == 2999 + 2);  // word<i>, common, odd
 }
 
 TEST_CASE("relative paths climb back to the site root") {
