@@ -92,6 +92,7 @@ namespace {
 // The files of one entry: its record and its pages.
 struct EntryFiles {
   std::string id;
+  std::string path;  // the entry's file, relative to the root
   nlohmann::ordered_json record;
   std::string json;                // the record as api/<id>.json holds it
   std::vector<std::string> pages;  // its Markdown page in each language
@@ -123,6 +124,7 @@ std::vector<EntryFiles> render_entries(const std::vector<const Entry*>& built,
     for (const Language& language : languages) renderers.emplace_back(templates, language);
     for (std::size_t i = begin; i < end; ++i) {
       files[i].id = built[i]->id();
+      files[i].path = built[i]->path;
       files[i].record = published_record(*built[i], languages);
       files[i].json = record_text(files[i].record);
       for (MarkdownRenderer& renderer : renderers)
@@ -162,10 +164,16 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   BuiltOutput out;
   add_entry_files(files, kb.languages, out.tree);
   std::vector<const nlohmann::ordered_json*> records;
-  for (const EntryFiles& file : files) records.push_back(&file.record);
+  std::vector<std::string> paths;
+  for (const EntryFiles& file : files) {
+    records.push_back(&file.record);
+    paths.push_back(file.path);
+  }
   phase.emplace("site");
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
-  build_site(SiteModel(records, config, kb.languages), templates, out.tree, progress, &benign);
+  SiteModel model(records, config, kb.languages);
+  model.set_source_paths(std::move(paths));
+  build_site(model, templates, out.tree, progress, &benign);
   if (progress) progress->clear();
   phase.emplace("link check");
   out.problems = check_site_links(out.tree);

@@ -146,6 +146,30 @@ std::string first_sentence(std::string_view text, std::size_t limit) {
   return end < text.size() && !out.ends_with(".") ? out + "…" : out;
 }
 
+std::string replace_all(std::string_view text, std::string_view from, std::string_view to) {
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t found; (found = text.find(from, at)) != std::string_view::npos;
+       at = found + from.size()) {
+    out.append(text.substr(at, found - at));
+    out.append(to);
+  }
+  out.append(text.substr(at));
+  return out;
+}
+
+std::string head_text(std::string_view text, std::size_t limit) {
+  std::string_view line = trim(text.substr(0, text.find('\n')));
+  if (limit == 0 || code_points(line) <= limit) return std::string(line);
+  std::size_t end = 0;  // the byte after `limit - 1` code points
+  for (std::size_t n = 0; n + 1 < limit && end < line.size(); ++n) next_code_point(line, end);
+  std::size_t cut = end;
+  if (const std::size_t space = line.rfind(' ', end);
+      space != std::string_view::npos && code_points(line.substr(0, space)) >= limit / 2)
+    cut = space;
+  return std::string(trim(line.substr(0, cut))) + "…";
+}
+
 std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t length = utf8_char_at(text, i).length;

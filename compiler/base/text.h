@@ -84,6 +84,14 @@ std::string replace_characters(
 // the site's lists and llms.txt show.
 std::string first_sentence(std::string_view text, std::size_t limit);
 
+// `text` with every occurrence of `from` (not empty) replaced by `to`.
+std::string replace_all(std::string_view text, std::string_view from, std::string_view to);
+
+// The head of `text` for a title: its first line, trimmed; when that is longer than `limit`
+// code points, cut at the last space before the limit (or at the limit when the space would
+// leave less than half) and ended with "…", the whole at most `limit` code points.
+std::string head_text(std::string_view text, std::size_t limit);
+
 // Levenshtein distance, for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

@@ -195,6 +195,9 @@ KbConfig load_kb_config(const FileSystem& fs, const std::string& root, Diagnosti
   if (value.contains("title")) config.site.title = value["title"].get<std::string>();
   if (value.contains("base_url"))
     config.site.base_url = normalized_base_url(value["base_url"].get<std::string>());
+  if (value.contains("description"))
+    config.site.description = value["description"].get<std::string>();
+  if (value.contains("edit_url")) config.site.edit_url = value["edit_url"].get<std::string>();
   if (value.contains("languages")) {
     if (auto languages = configured_languages(*document, fs, root, out))
       config.languages = std::move(*languages);

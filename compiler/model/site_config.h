@@ -1,5 +1,6 @@
-// The site's settings from kbc.yaml (`title`, `base_url`): a plain struct of the model, so that
-// reading kbc.yaml does not depend on the site's page models or their template engine.
+// The site's settings from kbc.yaml (`title`, `base_url`, `description`, `edit_url`): a plain
+// struct of the model, so that reading kbc.yaml does not depend on the site's page models or their
+// template engine.
 #pragma once
 
 #include <string>
@@ -8,7 +9,9 @@ namespace kbc {
 
 struct SiteConfig {
   std::string title = "Error knowledge base";
-  std::string base_url;  // "" or an absolute URL ending in '/'
+  std::string base_url;     // "" or an absolute URL ending in '/'
+  std::string description;  // "" for the UI strings' own (home_intro)
+  std::string edit_url;     // "" or an address with "{path}" for the entry's file
 };
 
 }  // namespace kbc

@@ -42,25 +42,37 @@ json atom_feed_model(const SiteModel& model, const Language& language, const jso
 
 json sitemap_model(const SiteModel& model) {
   const std::string& base = model.config().base_url;
-  std::vector<std::pair<std::string, std::string>> pages = {{"index.html", ""},
-                                                            {"search.html", ""}};
+  const auto& languages = model.languages();
+  struct Page {
+    std::string suffix, lastmod;
+    std::vector<bool> in;  // per language: whether the page is its own (an entry translated)
+  };
+  const std::vector<bool> all(languages.size(), true);
+  std::vector<Page> pages = {{"index.html", "", all}, {"search.html", "", all}};
   for (const auto& [domain, members] : model.domains())
-    pages.push_back({"domains/" + domain + ".html", ""});
-  for (const auto* record : model.records()) {
-    pages.push_back({"entries/" + string_field(*record, "id") + ".html",
-                     string_field(*record, "last_updated")});
+    pages.push_back({"domains/" + domain + ".html", "", all});
+  for (std::size_t i = 0; i < model.records().size(); ++i) {
+    const ordered_json& record = *model.records()[i];
+    std::vector<bool> in;
+    for (const Language& language : languages) in.push_back(model.translated(i, language));
+    pages.push_back({"entries/" + string_field(record, "id") + ".html",
+                     string_field(record, "last_updated"), std::move(in)});
   }
   json urls = json::array();
-  for (const auto& [suffix, lastmod] : pages) {
+  for (const Page& page : pages) {
     json alternates = json::array();
-    for (const Language& other : model.languages())
-      alternates.push_back(
-          {{"hreflang", other.html_lang}, {"href", base + other.code + "/" + suffix}});
-    alternates.push_back({{"hreflang", "x-default"},
-                          {"href", base + model.languages().front().code + "/" + suffix}});
-    for (const Language& language : model.languages()) {
-      json url = {{"loc", base + language.code + "/" + suffix}, {"alternates", alternates}};
-      if (!lastmod.empty()) url["lastmod"] = lastmod;
+    for (std::size_t l = 0; l < languages.size(); ++l) {
+      if (page.in[l])
+        alternates.push_back({{"hreflang", languages[l].html_lang},
+                              {"href", base + languages[l].code + "/" + page.suffix}});
+    }
+    alternates.push_back(
+        {{"hreflang", "x-default"}, {"href", base + languages.front().code + "/" + page.suffix}});
+    for (std::size_t l = 0; l < languages.size(); ++l) {
+      if (!page.in[l]) continue;  // noindex, and canonical to the base language's page
+      json url = {{"loc", base + languages[l].code + "/" + page.suffix},
+                  {"alternates", alternates}};
+      if (!page.lastmod.empty()) url["lastmod"] = page.lastmod;
       urls.push_back(std::move(url));
     }
   }
@@ -87,10 +99,12 @@ json llms_model(const SiteModel& model, const json& strings) {
     }
     domains.push_back({{"name", domain}, {"entries", std::move(entries)}});
   }
-  return {{"title", model.config().title},
-          {"summary", strings.value("llms_summary", std::string())},
-          {"pages", pages},
-          {"domains", std::move(domains)}};
+  return {
+      {"title", model.config().title},
+      {"summary", model.config().description.empty() ? strings.value("llms_summary", std::string())
+                                                     : model.config().description},
+      {"pages", pages},
+      {"domains", std::move(domains)}};
 }
 
 }  // namespace kbc

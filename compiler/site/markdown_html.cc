@@ -68,7 +68,12 @@ std::string render(std::string_view markdown) {
       cmark_render_html(document.get(), options, cmark_parser_get_syntax_extensions(parser.get()));
   std::string out(html);
   std::free(html);
-  return out;
+  // Code blocks scroll rather than wrap, and tables may be wider than a phone: both get a
+  // keyboard stop so that they can be scrolled without a mouse. Raw HTML is shown as text
+  // (above), so these tags can only be cmark's own.
+  out = replace_all(out, "<pre", "<pre tabindex=\"0\"");
+  out = replace_all(out, "<table>", "<div class=\"table-wrap\" tabindex=\"0\"><table>");
+  return replace_all(out, "</table>", "</table></div>");
 }
 
 // True when cmark would render `text` as one paragraph holding just the text: a single line

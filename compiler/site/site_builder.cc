@@ -215,8 +215,9 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
                 code + "/404.html",
                 renderer->page(code, "not_found", model.plain_page("404", language, text)));
             for (const auto& [domain, members] : model.domains()) {
-              out.emplace_back(site_domain_path(code, domain),
-                               renderer->page(code, "domain", model.domain_page(domain, language)));
+              out.emplace_back(
+                  site_domain_path(code, domain),
+                  renderer->page(code, "domain", model.domain_page(domain, language, text)));
             }
             if (!model.config().base_url.empty())
               out.emplace_back(code + "/feed.xml",
@@ -311,7 +312,8 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   add("robots.txt", robots);
   add("llms.txt", renderer.file("llms.txt", llms_model(model, strings.front())));
   for (const char* asset :
-       {"site/assets/style.css", "site/assets/search.js", "site/assets/match.js"}) {
+       {"site/assets/style.css", "site/assets/search.js", "site/assets/match.js",
+        "site/assets/page.js", "site/assets/favicon.svg"}) {
     const auto content = embedded_resource(asset);
     if (!content) throw ToolError(std::string(asset) + " is missing from this build");
     add(std::string(asset).substr(5), std::string(*content));

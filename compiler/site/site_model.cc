@@ -6,8 +6,10 @@
 #include <set>
 
 #include "base/text.h"
+#include "base/utf8.h"
 #include "render/mustache_data.h"
 #include "render/record.h"
+#include "site/entry_sections.h"
 #include "site/markdown_html.h"
 
 namespace kbc {
@@ -17,60 +19,46 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 const ordered_json& list(const ordered_json& object, const char* key) {
-  static const ordered_json kEmpty = ordered_json::array();
-  const auto it = object.find(key);
-  return it != object.end() && it->is_array() ? *it : kEmpty;
+  return list_field(object, key);
 }
 
-std::string percent(const ordered_json& value) {
-  return value.is_number() ? percent_text(value.get<double>()) : "—";
+std::string label(const json& strings, const std::string& key) { return ui_label(strings, key); }
+
+// "2,275": `n` with the language's thousands separator (the UI string thousands_separator).
+std::string count_text(std::size_t n, const json& strings) {
+  const std::string digits = std::to_string(n);
+  const std::string separator = ui_label(strings, "thousands_separator", ",");
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += separator;
+    out += digits[i];
+  }
+  return out;
 }
 
-std::string label(const json& strings, const std::string& key) {
-  const auto it = strings.find(key);
-  return it != strings.end() && it->is_string() ? it->get<std::string>() : key;
-}
-
-// A text in a page's language: {html, untranslated}. A page in another language than the base
-// (`translation`) shows the translated text, or the base language's when there is none.
-MustacheData translated_text(const std::string& base, const std::string& translated,
-                             bool translation, bool inline_markdown) {
-  const bool fallback = translation && translated.empty();
-  const std::string& shown = translation && !translated.empty() ? translated : base;
-  MustacheData text = object_data();
-  put_text(text, "html", inline_markdown ? markdown_inline_html(shown) : markdown_html(shown));
-  put(text, "untranslated", fallback);
+// The UI string `key` for a count: key_one when n is 1 and the language has it, else key; with
+// {n} replaced by the count.
+std::string count_label(const json& strings, const std::string& key, std::size_t n) {
+  std::string text = n == 1 && strings.contains(key + "_one") ? ui_label(strings, key + "_one")
+                                                              : ui_label(strings, key);
+  if (const std::size_t at = text.find("{n}"); at != std::string::npos)
+    text.replace(at, 3, count_text(n, strings));
   return text;
 }
 
-// object[key] = list, and object["has_<key>"] = whether it has items.
-void put_list(MustacheData& object, const std::string& key, MustacheData list) {
-  put(object, "has_" + key, !list.list_value().empty());
-  put(object, key, std::move(list));
-}
-
-// The item's sources as `sources` (a link where the source is a web address) and
-// `has_sources`.
-void put_sources(MustacheData& out, const ordered_json& item) {
-  MustacheData links = list_data();
-  for (const auto& source : list(item, "sources")) {
-    if (!source.is_string()) continue;
-    const std::string& url = source.get_ref<const std::string&>();
-    MustacheData link = object_data();
-    put_text(link, "text", url);
-    if (url.starts_with("https://") || url.starts_with("http://")) put_text(link, "href", url);
-    append(links, std::move(link));
-  }
-  put_list(out, "sources", std::move(links));
-}
-
-std::string transition_detail(const ordered_json& item) {
+// What an edge of the transition graph says, each part labelled: "Likelihood: 30% · When: under
+// load · Typical delay: minutes · <distinction>".
+std::string transition_detail(const ordered_json& item, const json& strings) {
   std::vector<std::string> parts;
+  const std::string colon = ui_label(strings, "colon", ":") + " ";
   if (item.contains("probability") && item["probability"].is_number())
-    parts.push_back(percent(item["probability"]));
-  for (const char* key : {"condition", "typical_delay", "distinction"}) {
-    if (const std::string value = string_field(item, key); !value.empty()) parts.push_back(value);
+    parts.push_back(ui_label(strings, "likelihood") + colon + percent_or_dash(item["probability"]));
+  for (const char* key : {"condition", "typical_delay"}) {
+    if (const std::string value = string_field(item, key); !value.empty())
+      parts.push_back(ui_label(strings, key) + colon + value);
   }
+  if (const std::string value = string_field(item, "distinction"); !value.empty())
+    parts.push_back(value);
   std::string out;
   for (const std::string& part : parts) out += (out.empty() ? "" : " · ") + part;
   return out;
@@ -81,119 +69,13 @@ std::string json_ld_text(const json& value) {
   return replace_characters(value.dump(), {{'<', "\\u003c"}});
 }
 
-// The facts at the top of an entry page: signature, classification, rates and root cause.
-void put_facts(MustacheData& page, const ordered_json& r, const Language& language,
-               const json& strings, const std::string& up) {
-  put_text(page, "signature", string_field(r, "signature"));
-  put_text(page, "domain", string_field(r, "domain"));
-  put_text(page, "domain_href", up + site_domain_path(language.code, string_field(r, "domain")));
-  put_text(page, "category", string_field(r, "category"));
-  put_text(page, "subcategory", string_field(r, "subcategory"));
-  put_text(page, "error_code", string_field(r, "error_code"));
-  put_text(page, "tier", string_field(r, "verification_tier"));
-  put_text(page, "tier_label", label(strings, "tier_" + string_field(r, "verification_tier")));
-  put_text(page, "fix_rate", percent(r.value("fix_success_rate", ordered_json())));
-  put_text(page, "confidence", percent(r.value("confidence", ordered_json())));
-  put_text(page, "resolvable", label(strings, "resolvable_" + string_field(r, "resolvable")));
-  put(page, "root_cause",
-      translated_text(string_field(r, "root_cause"),
-                      string_field(r, language.key("root_cause").c_str()), !language.base, false));
-  put_text(page, "description", localized_field(r, "root_cause", language));
-}
-
-MustacheData versions_data(const ordered_json& r) {
-  MustacheData versions = list_data();
-  for (const auto& v : list(r, "versions")) {
-    const auto or_dash = [&](const char* key) {
-      const std::string value = string_field(v, key);
-      return value.empty() ? std::string("—") : value;
-    };
-    MustacheData version = object_data();
-    put_text(version, "version", string_field(v, "version"));
-    put_text(version, "status", or_dash("status"));
-    put_text(version, "introduced", or_dash("introduced"));
-    put_text(version, "deprecated", or_dash("deprecated"));
-    put_text(version, "removed", or_dash("removed"));
-    put_text(version, "behavior_change", markdown_inline_html(string_field(v, "behavior_change")));
-    append(versions, std::move(version));
-  }
-  return versions;
-}
-
-MustacheData os_notes_data(const ordered_json& r) {
-  MustacheData os_notes = list_data();
-  if (const auto it = r.find("os_specific"); it != r.end() && it->is_object()) {
-    for (const auto& [os, note] : it->items()) {
-      if (!note.is_string()) continue;
-      MustacheData item = object_data();
-      put_text(item, "os", os);
-      put_text(item, "html", markdown_inline_html(note.get<std::string>()));
-      append(os_notes, std::move(item));
-    }
-  }
-  return os_notes;
-}
-
-MustacheData workarounds_data(const ordered_json& r, const Language& language) {
-  MustacheData workarounds = list_data();
-  const auto& items = list(r, "workarounds");
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const auto& w = items[i];
-    MustacheData item = object_data();
-    put_text(item, "number", std::to_string(i + 1));
-    put(item, "action",
-        translated_text(string_field(w, "action"), translated_action(r, "workarounds", i, language),
-                        !language.base, true));
-    put_text(item, "success", percent(w.value("success_rate", ordered_json())));
-    put_text(item, "how", string_field(w, "how"));
-    put_text(item, "condition", markdown_inline_html(string_field(w, "condition")));
-    put_text(item, "tradeoff", markdown_inline_html(string_field(w, "tradeoff")));
-    put_sources(item, w);
-    append(workarounds, std::move(item));
-  }
-  return workarounds;
-}
-
-MustacheData dead_ends_data(const ordered_json& r, const Language& language) {
-  MustacheData dead_ends = list_data();
-  const auto& items = list(r, "dead_ends");
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const auto& d = items[i];
-    MustacheData item = object_data();
-    put(item, "action",
-        translated_text(string_field(d, "action"), translated_action(r, "dead_ends", i, language),
-                        !language.base, true));
-    put_text(item, "fail", percent(d.value("fail_rate", ordered_json())));
-    put_text(item, "why_fails", markdown_html(string_field(d, "why_fails")));
-    put_text(item, "misconception", markdown_inline_html(string_field(d, "common_misconception")));
-    put_sources(item, d);
-    append(dead_ends, std::move(item));
-  }
-  return dead_ends;
-}
-
-// The official documentation link, when the entry names one.
-std::optional<MustacheData> official_doc_data(const ordered_json& r) {
-  const std::string url = string_field(r, "official_doc_url");
-  if (url.empty()) return std::nullopt;
-  MustacheData doc = object_data();
-  put_text(doc, "text", url);
-  put_text(doc, "section", string_field(r, "official_doc_section"));
-  if (url.starts_with("https://") || url.starts_with("http://")) put_text(doc, "href", url);
-  return doc;
-}
-
-MustacheData dates_data(const ordered_json& r, const json& strings) {
-  MustacheData dates = list_data();
-  for (const char* key : {"first_seen", "last_confirmed", "last_updated"}) {
-    if (const std::string date = string_field(r, key); !date.empty()) {
-      MustacheData item = object_data();
-      put_text(item, "label", label(strings, key));
-      put_text(item, "date", date);
-      append(dates, std::move(item));
-    }
-  }
-  return dates;
+// An entry page's <h1>: the signature from its error code on when it holds the code in its
+// first line (the exception classes and wrappers before it are in the signature shown below),
+// at most SiteModel::kMaxHeading code points.
+std::string short_title(const std::string& title, const std::string& code) {
+  const std::size_t at = code.empty() ? std::string::npos : title.find(code);
+  const bool in_first_line = at != std::string::npos && at < title.find('\n');
+  return head_text(in_first_line ? title.substr(at) : title, SiteModel::kMaxHeading);
 }
 
 }  // namespace
@@ -228,11 +110,11 @@ SiteModel::SiteModel(std::vector<const ordered_json*> records, SiteConfig config
 }
 
 void SiteModel::add_relations() {
-  const auto add = [](std::vector<Link>& links, const std::string& id, std::string detail) {
+  const auto add = [](std::vector<Link>& links, const std::string& id, const ordered_json* edge) {
     for (const Link& link : links) {
       if (link.id == id) return;  // the entry's own statement comes first and wins
     }
-    links.push_back({id, std::move(detail)});
+    links.push_back({id, edge});
   };
   const auto graph_list = [](const ordered_json& record, const char* key) -> const ordered_json& {
     static const ordered_json kEmpty = ordered_json::array();
@@ -250,7 +132,7 @@ void SiteModel::add_relations() {
                                                              : r.confused_with;
       for (const auto& item : graph_list(*records_[i], key)) {
         const std::string target = string_field(item, "error_id");
-        if (!target.empty() && target != self) add(links, target, transition_detail(item));
+        if (!target.empty() && target != self) add(links, target, &item);
       }
     }
   }
@@ -263,8 +145,7 @@ void SiteModel::add_relations() {
       for (const auto& item : graph_list(*records_[i], key)) {
         const auto target = by_id_.find(string_field(item, "error_id"));
         if (target == by_id_.end() || target->second == i) continue;
-        add(relations_[target->second].*other_side, self,
-            keep_detail ? transition_detail(item) : "");
+        add(relations_[target->second].*other_side, self, keep_detail ? &item : nullptr);
       }
     };
     reverse("leads_to", &Relations::preceded_by, true);
@@ -292,36 +173,60 @@ SiteModel::Title SiteModel::title(std::size_t record, const Language& language) 
 }
 
 json SiteModel::common(const std::string& path, const std::string& alternate_suffix,
-                       const std::string& page_title, const Language& language) const {
+                       const std::string& page_title, const Language& language,
+                       const std::vector<bool>* has_language) const {
   const std::string up = up_from(path);
   const std::string lang_root = up + language.code + "/";
   json page;
   page["html_lang"] = language.html_lang;
   page["base_lang"] = base_lang();  // marks the texts that are not translated
-  page["page_title"] = page_title;
+  // <title> is the page's title and " · " and the site's: at most kMaxTitle code points.
+  const std::size_t site = code_points(config_.title) + 3;
+  page["page_title"] = head_text(page_title, kMaxTitle > site + 30 ? kMaxTitle - site : 30);
   page["site_title"] = config_.title;
+  page["og_locale"] = replace_characters(language.html_lang, {{'-', "_"}});
+  page["og_type"] = "website";
   page["up"] = up;
   page["lang_up"] = up_from(path.substr(language.code.size() + 1));
   page["home"] = lang_root + "index.html";
   page["search_page"] = lang_root + "search.html";
   page["search_dir"] = lang_root + "search/";
+  page["favicon"] = up + "assets/favicon.svg";
   if (!config_.base_url.empty()) {
     page["canonical"] = config_.base_url + path;
     page["feed"] = lang_root + "feed.xml";
   }
+  // hreflang links: absolute with a base_url (search engines want them so), to the languages
+  // that have the page; the language switcher: the same page in the other languages.
+  const std::string root = config_.base_url.empty() ? up : config_.base_url;
   json alternates = json::array();
-  json switches = json::array();  // the language switcher: the same page in the other languages
-  for (const Language& other : languages_) {
+  json switches = json::array();
+  for (std::size_t l = 0; l < languages_.size(); ++l) {
+    const Language& other = languages_[l];
     const std::string href = up + other.code + "/" + alternate_suffix;
-    alternates.push_back({{"hreflang", other.html_lang}, {"href", href}});
+    if (!has_language || (*has_language)[l])
+      alternates.push_back(
+          {{"hreflang", other.html_lang}, {"href", root + other.code + "/" + alternate_suffix}});
     if (other.code != language.code)
       switches.push_back({{"href", href}, {"hreflang", other.html_lang}, {"label", other.name}});
   }
-  alternates.push_back(
-      {{"hreflang", "x-default"}, {"href", up + languages_.front().code + "/" + alternate_suffix}});
+  alternates.push_back({{"hreflang", "x-default"},
+                        {"href", root + languages_.front().code + "/" + alternate_suffix}});
   page["alternates"] = std::move(alternates);
   page["switch"] = std::move(switches);
   return page;
+}
+
+bool SiteModel::translated(std::size_t record, const Language& language) const {
+  if (language.base) return true;
+  const ordered_json& r = *records_[record];
+  for (const char* key : {"signature", "root_cause", "workarounds", "dead_ends"}) {
+    const auto it = r.find(language.key(key));
+    if (it != r.end() && !(it->is_string() && is_blank(it->get<std::string>())) &&
+        !(it->is_array() && it->empty()) && !it->is_null())
+      return true;
+  }
+  return false;
 }
 
 MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
@@ -329,26 +234,46 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
   const ordered_json& r = *records_[index];
   const std::string id = string_field(r, "id");
   const std::string path = site_entry_path(language.code, id);
-  const Title heading = title(index, language);
+  const Title title_text = title(index, language);
+  const std::string heading = short_title(title_text.text, string_field(r, "error_code"));
   const std::string up = up_from(path);
-  MustacheData page =
-      to_mustache_data(common(path, "entries/" + id + ".html", heading.text, language));
+  std::vector<bool> has_language;
+  for (const Language& other : languages_) has_language.push_back(translated(index, other));
+  const bool translated_page = translated(index, language);
+  json common_data = common(path, "entries/" + id + ".html", heading, language, &has_language);
+  common_data["og_type"] = "article";
+  if (!translated_page) {
+    // Only the base language's text: not a page of its own for search engines.
+    common_data["noindex"] = true;
+    if (!config_.base_url.empty())
+      common_data["canonical"] = config_.base_url + site_entry_path(languages_.front().code, id);
+  }
+  MustacheData page = to_mustache_data(common_data);
   put_text(page, "id", id);
   MustacheData title_data = object_data();
-  put_text(title_data, "text", heading.text);
-  put(title_data, "untranslated", heading.untranslated);
+  put_text(title_data, "text", heading);
+  put(title_data, "untranslated", title_text.untranslated);
   put(page, "title", std::move(title_data));
+  put(page, "untranslated_page", !translated_page);
+  put(page, "mark_fields", translated_page && !language.base);
   put_facts(page, r, language, strings, up);
-  put_list(page, "versions", versions_data(r));
-  put_list(page, "os_notes", os_notes_data(r));
-  put_list(page, "workarounds", workarounds_data(r, language));
-  put_list(page, "dead_ends", dead_ends_data(r, language));
+  put(page, "show_signature", heading != string_field(r, "signature"));
+  put(page, "versions", versions_data(r, strings));
+  put(page, "has_versions", !list(r, "versions").empty());
+  put_list(page, "os_notes", os_notes_data(r, strings));
+  put_fixes(page, r, language);
   put_list(page, "related", related_data(index, language, strings, up));
   if (auto doc = official_doc_data(r)) put(page, "official_doc", std::move(*doc));
   put(page, "dates", dates_data(r, strings));
   put_text(page, "record_href", up + "api/" + id + ".json");
   put_text(page, "markdown_href", up + "md/" + language.code + "/" + id + ".md");
-  put_text(page, "json_ld", json_ld_text(article_json(r, path, heading.text, language)));
+  if (!config_.edit_url.empty() && index < source_paths_.size()) {
+    std::string edit = config_.edit_url;
+    edit.replace(edit.find("{path}"), 6, source_paths_[index]);
+    put_text(page, "edit_href", edit);
+  }
+  const Language& content_language = translated_page ? language : languages_.front();
+  put_text(page, "json_ld", json_ld_text(article_json(r, path, title_text.text, content_language)));
   return page;
 }
 
@@ -365,7 +290,7 @@ MustacheData SiteModel::related_data(std::size_t index, const Language& language
     MustacheData items = list_data();
     for (const Link& link : *links) {
       MustacheData item = object_data();
-      put_text(item, "detail", link.detail);
+      if (link.edge) put_text(item, "detail", transition_detail(*link.edge, strings));
       if (const auto target = by_id_.find(link.id); target != by_id_.end()) {
         const Title t = title(target->second, language);
         put_text(item, "title", t.text);
@@ -411,14 +336,14 @@ json SiteModel::home_page(const Language& language, const json& strings) const {
     workarounds += list(*record, "workarounds").size();
     dead_ends += list(*record, "dead_ends").size();
   }
-  page["totals"] = {{"entries", std::to_string(records_.size())},
-                    {"domains", std::to_string(domains_.size())},
-                    {"workarounds", std::to_string(workarounds)},
-                    {"dead_ends", std::to_string(dead_ends)}};
+  page["totals"] = {{"entries", count_text(records_.size(), strings)},
+                    {"domains", count_text(domains_.size(), strings)},
+                    {"workarounds", count_text(workarounds, strings)},
+                    {"dead_ends", count_text(dead_ends, strings)}};
   json domains = json::array();
   for (const auto& [domain, members] : domains_) {
     domains.push_back({{"name", domain},
-                       {"count", std::to_string(members.size())},
+                       {"count", count_text(members.size(), strings)},
                        {"href", up + site_domain_path(language.code, domain)}});
   }
   page["domains"] = std::move(domains);
@@ -432,12 +357,14 @@ json SiteModel::home_page(const Language& language, const json& strings) const {
     recent.push_back(std::move(item));
   }
   page["recent"] = std::move(recent);
-  page["description"] = label(strings, "home_intro");
+  page["description"] =
+      config_.description.empty() ? label(strings, "home_intro") : config_.description;
   page["match_data"] = up + language.code + "/match.json";  // the paste box
   return page;
 }
 
-json SiteModel::domain_page(const std::string& domain, const Language& language) const {
+json SiteModel::domain_page(const std::string& domain, const Language& language,
+                            const json& strings) const {
   const std::string path = site_domain_path(language.code, domain);
   json page = common(path, "domains/" + domain + ".html", domain, language);
   const std::string up = page["up"];
@@ -453,9 +380,11 @@ json SiteModel::domain_page(const std::string& domain, const Language& language)
   }
   json groups = json::array();
   for (auto& [name, entries] : categories)
-    groups.push_back({{"name", name}, {"entries", std::move(entries)}});
+    groups.push_back({{"name", name},
+                      {"label", value_label(strings, "category_", name)},
+                      {"entries", std::move(entries)}});
   page["domain"] = domain;
-  page["count"] = std::to_string(members.size());
+  page["count"] = count_label(strings, "entries_count", members.size());
   page["categories"] = std::move(groups);
   return page;
 }

@@ -36,6 +36,9 @@ class SiteModel {
   SiteModel(std::vector<const nlohmann::ordered_json*> records, SiteConfig config,
             std::vector<Language> languages = default_languages());
 
+  // The entries' files relative to the root, in the order of `records`, for edit links.
+  void set_source_paths(std::vector<std::string> paths) { source_paths_ = std::move(paths); }
+
   const SiteConfig& config() const { return config_; }
   const std::vector<Language>& languages() const { return languages_; }
   const std::vector<const nlohmann::ordered_json*>& records() const { return records_; }
@@ -48,7 +51,8 @@ class SiteModel {
   MustacheData entry_page(std::size_t record, const Language& language,
                           const nlohmann::json& strings) const;
   nlohmann::json home_page(const Language& language, const nlohmann::json& strings) const;
-  nlohmann::json domain_page(const std::string& domain, const Language& language) const;
+  nlohmann::json domain_page(const std::string& domain, const Language& language,
+                             const nlohmann::json& strings) const;
   // The search page ("search") or the not-found page ("404"). The home and search pages have
   // `match_data`, the link to the paste box's data (site_builder.h), which the renderer takes
   // as the sign to add the box.
@@ -62,11 +66,18 @@ class SiteModel {
     bool untranslated = false;
   };
   Title title(std::size_t record, const Language& language) const;
+  // Whether the record has any text of its own in `language` (always, in the base language).
+  // A page without is shown in the base language, marked noindex, with its canonical link to
+  // the base language's page, and left out of the sitemap.
+  bool translated(std::size_t record, const Language& language) const;
+
+  static constexpr std::size_t kMaxTitle = 70;    // <title>, in code points
+  static constexpr std::size_t kMaxHeading = 60;  // an entry page's <h1>
 
  private:
   struct Link {
     std::string id;
-    std::string detail;
+    const nlohmann::ordered_json* edge;  // what the edge says of it, or null
   };
   // For each record: the ids it leads to, is preceded by and is confused with, in both
   // directions (an entry that another leads_to is "preceded by" it even if it does not say so).
@@ -76,8 +87,11 @@ class SiteModel {
   void add_relations();
   // The base language's html_lang, which marks the texts a page shows untranslated.
   const std::string& base_lang() const { return languages_.front().html_lang; }
+  // What every page has. `has_language`: per language, whether the page exists in it (hreflang
+  // links), when not all do.
   nlohmann::json common(const std::string& path, const std::string& alternate_suffix,
-                        const std::string& page_title, const Language& language) const;
+                        const std::string& page_title, const Language& language,
+                        const std::vector<bool>* has_language = nullptr) const;
   // The sections of an entry page that read other entries or the site's configuration.
   MustacheData related_data(std::size_t record, const Language& language,
                             const nlohmann::json& strings, const std::string& up) const;
@@ -90,6 +104,7 @@ class SiteModel {
   std::map<std::string, std::size_t> by_id_;
   std::map<std::string, std::vector<std::size_t>> domains_;
   std::vector<Relations> relations_;
+  std::vector<std::string> source_paths_;
 };
 
 }  // namespace kbc

@@ -428,7 +428,7 @@ const untranslated = (() => {
   for (const [root, server] of [[site, main], [untranslatedSite, extra]]) {
     if (!root) continue;
     const rel = entryPages(root, 'zh')
-      .find((p) => fs.readFileSync(path.join(root, 'zh', p), 'utf8').includes('class="untranslated-note"'));
+      .find((p) => fs.readFileSync(path.join(root, 'zh', p), 'utf8').includes('class="fallback-mark"'));
     if (rel) return { root, origin: server.origin, rel };
   }
   return null;
@@ -560,38 +560,69 @@ try {
     });
   });
 
-  await test('d. a missing translation shows the "not translated" note, and the English text is marked lang="en"', async () => {
-    assert.ok(untranslated, 'no zh entry page has an untranslated note; pass --site-untranslated <site built from tests/browser/fixtures>');
+  await test('d. a page with no Chinese says so once, is noindex and in English; a partly translated page marks each text shown in English', async () => {
+    assert.ok(untranslated, 'no zh entry page is partly untranslated; pass --site-untranslated <site built from tests/browser/fixtures>');
+    assert.ok(options.kbc && options['root-untranslated'], 'needs --kbc and --root-untranslated');
+    // The fixture's entry with every Chinese key taken out, built into a site of its own.
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kbc-untranslated-'));
+    const entry = path.join('entries', 'cuda', 'driver-version-insufficient.yaml');
+    fs.mkdirSync(path.join(work, 'kb', 'entries', 'cuda'), { recursive: true });
+    const lines = fs.readFileSync(path.join(options['root-untranslated'], entry), 'utf8').split('\n');
+    const kept = [];
+    for (let i = 0; i < lines.length; i++) {
+      if (/^[a-z_]+_zh:/.test(lines[i])) {
+        while (i + 1 < lines.length && /^[ -]/.test(lines[i + 1])) i++;  // and its block
+        continue;
+      }
+      kept.push(lines[i]);
+    }
+    fs.writeFileSync(path.join(work, 'kb', entry), kept.join('\n'));
+    const built = spawnSync(options.kbc, ['build', '--root', path.join(work, 'kb'), '--out', path.join(work, 'out'), '--base-url', 'https://kb.example/'], { encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+    const server = await serve(path.join(work, 'out', 'site'));
+    try {
+      await withPage({}, async (page) => {
+        await page.goto(at('zh/entries/cuda/driver-version-insufficient.html', server.origin));
+        const notes = page.locator('.untranslated-note');
+        assert.equal(await notes.count(), 1, 'one notice for the page');
+        assert.ok(await notes.first().isVisible());
+        assert.equal((await notes.first().textContent()).trim(), strings.zh.page_not_translated);
+        assert.ok((await notes.first().evaluate((el) => el.closest('[lang]').getAttribute('lang'))).startsWith('zh'));
+        assert.equal(await page.locator('.fallback-mark').count(), 0, 'no marks on a page that is all English');
+        assert.equal(await page.locator('h1').evaluate((el) => el.closest('[lang]').getAttribute('lang')), 'en');
+        assert.equal(await page.locator('meta[name="robots"]').getAttribute('content'), 'noindex');
+        assert.equal(await page.locator('link[rel="canonical"]').getAttribute('href'), 'https://kb.example/en/entries/cuda/driver-version-insufficient.html');
+        assert.equal(JSON.parse(await page.locator('script[type="application/ld+json"]').textContent()).inLanguage, 'en');
+      });
+      const sitemap = fs.readFileSync(path.join(work, 'out', 'site', 'sitemap.xml'), 'utf8');
+      assert.ok(!sitemap.includes('<loc>https://kb.example/zh/entries/'), 'the page is not in the sitemap');
+      assert.ok(sitemap.includes('<loc>https://kb.example/en/entries/cuda/driver-version-insufficient.html</loc>'));
+    } finally {
+      await server.close();
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+    // The fixture itself: a Chinese title and dead ends, the rest in English, each text marked.
     const { origin, rel } = untranslated;
     note(`page ${untranslated.root}/zh/${rel}`);
     await withPage({}, async (page) => {
       await page.goto(at(`zh/${rel}`, origin));
-      const notes = page.locator('.untranslated-note');
-      const n = await notes.count();
-      assert.ok(n > 0);
+      assert.equal(await page.locator('.untranslated-note').count(), 0);
+      assert.equal(await page.locator('meta[name="robots"]').count(), 0, 'a translated page is indexed');
+      const marks = page.locator('.fallback-mark');
+      const n = await marks.count();
+      assert.ok(n > 0, 'the texts shown in English are marked');
       for (let i = 0; i < n; i++) {
-        const item = notes.nth(i);
-        assert.ok(await item.isVisible(), `note ${i + 1} is visible`);
-        assert.equal((await item.textContent()).trim(), strings.zh.not_translated);
-        const check = await item.evaluate((el) => {
-          const langOf = (node) => node.closest('[lang]')?.getAttribute('lang') || '';
-          const textOf = (node) => {
-            const copy = node.cloneNode(true);
-            copy.querySelectorAll('.untranslated-note').forEach((n) => n.remove());
-            return copy.textContent.trim();
-          };
-          // The English text is around the note (root cause .prose), the next element (the
-          // title) or inside the previous one (a workaround's or dead end's h3).
-          const english = [el.parentElement?.closest('[lang="en"]'), el.nextElementSibling,
-            el.previousElementSibling?.querySelector('[lang="en"]')]
-            .find((e) => e && e.getAttribute('lang') === 'en' && textOf(e) !== '');
-          const text = english ? textOf(english) : '';
-          return { noteLang: langOf(el), hasEnglish: text !== '', text: text.slice(0, 60) };
+        const mark = marks.nth(i);
+        assert.ok(await mark.isVisible(), `mark ${i + 1} is visible`);
+        assert.equal((await mark.textContent()).trim(), strings.zh.in_base_language);
+        const text = await mark.evaluate((el) => {
+          // The English text is the mark's container (a .prose block) or a sibling marked lang="en".
+          const holder = el.closest('.prose[lang="en"]') || [...el.parentElement.children].find((c) => c !== el && c.getAttribute('lang') === 'en');
+          return holder ? holder.textContent.replace(el.textContent, '').trim() : '';
         });
-        assert.ok(check.noteLang.startsWith('zh'), `note ${i + 1} is itself in Chinese (lang "${check.noteLang}")`);
-        assert.ok(check.hasEnglish, `note ${i + 1} goes with text inside an element with lang="en"`);
+        assert.ok(text !== '', `mark ${i + 1} goes with a text marked lang="en"`);
       }
-      note(`${n} note(s) checked`);
+      note(`${n} mark(s) checked`);
     });
   });
 
@@ -644,7 +675,10 @@ try {
             '<p><span class="tier tier-ai_generated">AI-generated</span> <span class="tier tier-human_reviewed">Human-reviewed</span>',
             ' <span class="tier tier-verified">Verified</span> <span class="rate">85%</span>',
             ' <span class="rate rate-success">95% success</span> <span class="rate rate-fail">30% fail</span></p>',
-            '<p class="untranslated-note">Not yet translated.</p>',
+            '<p class="untranslated-note">Not yet translated.</p><p>Text <span class="fallback-mark">English</span></p>',
+            '<ul class="tags"><li>tag</li></ul><p class="aliases">Also <code>alias</code></p>',
+            '<div class="at-a-glance"><p>Try <a class="jump" href="#">details</a></p></div>',
+            '<ul class="search-results"><li><a href="#"><mark>cuda</mark> x</a> <span class="result-meta"><span class="result-domain">cuda</span></span><p><mark>cuda</mark> y</p></li></ul>',
             '<ul class="related"><li><span class="unavailable">missing/entry</span> <span class="detail">detail</span></li></ul>',
             '<p class="formats"><a href="#">JSON record</a></p><p>Text with <code>inline code</code> and <a href="#">a link</a>.</p>',
             '<pre class="how"><code>code block</code></pre><ul class="entry-list"><li><a href="#">t</a> <time>2025-01-01</time></li></ul>',

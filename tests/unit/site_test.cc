@@ -39,7 +39,11 @@ ordered_json record(const std::string& id, ordered_json extra = ordered_json::ob
 
 const json kStrings = {{"preceded_by", "Preceded by"},
                        {"leads_to", "Leads to"},
-                       {"confused_with", "Often confused with"}};
+                       {"confused_with", "Often confused with"},
+                       {"likelihood", "Likelihood"},
+                       {"condition", "When"},
+                       {"typical_delay", "Typical delay"},
+                       {"colon", ":"}};
 
 // The value at `path` in an entry page's data, a dotted path with list positions
 // ("related.0.links.1.href"): a text as itself, a flag as "true" or "false", a list as
@@ -168,6 +172,13 @@ TEST_CASE(
   CHECK(terms == 2999 + 2);  // word<i>, common, odd
 }
 
+kbc::SiteConfig config_with(std::string title, std::string base_url) {
+  kbc::SiteConfig config;
+  config.title = std::move(title);
+  config.base_url = std::move(base_url);
+  return config;
+}
+
 TEST_CASE("relative paths climb back to the site root") {
   CHECK(kbc::up_from("index.html") == "");
   CHECK(kbc::up_from("en/index.html") == "../");
@@ -193,7 +204,8 @@ TEST_CASE("related errors are shown in both directions, links to left-out entrie
   const kbc::MustacheData page_b = model.entry_page(1, en, kStrings);
   CHECK(link_ids(page_b, "Preceded by") ==
         std::vector<std::string>{"../../../en/entries/cuda/a.html"});
-  CHECK(at(page_b, "related.0.links.0.detail") == "30% · under load · minutes");
+  CHECK(at(page_b, "related.0.links.0.detail") ==
+        "Likelihood: 30% · When: under load · Typical delay: minutes");
 
   const kbc::MustacheData page_a = model.entry_page(0, en, kStrings);
   CHECK(link_ids(page_a, "Leads to") ==
@@ -270,14 +282,28 @@ TEST_CASE("absolute URLs appear only with a base_url") {
   const kbc::MustacheData without = kbc::SiteModel({&a}, {}).entry_page(0, en, kStrings);
   CHECK(at(without, "canonical") == "(absent)");
   CHECK(json::parse(at(without, "json_ld")).contains("url") == false);
-  const kbc::MustacheData with =
-      kbc::SiteModel({&a}, {"KB", "https://kb.example/docs/"}).entry_page(0, en, kStrings);
+  const kbc::MustacheData with = kbc::SiteModel({&a}, config_with("KB", "https://kb.example/docs/"))
+                                     .entry_page(0, en, kStrings);
   CHECK(at(with, "canonical") == "https://kb.example/docs/en/entries/cuda/a.html");
-  CHECK(at(with, "alternates.2.hreflang") == "x-default");
-  CHECK(at(with, "alternates.2.href") == "../../../en/entries/cuda/a.html");
+  // hreflang links are absolute, and only to the languages the entry is written in.
+  CHECK(at(with, "alternates.0.href") == "https://kb.example/docs/en/entries/cuda/a.html");
+  CHECK(at(with, "alternates.1.hreflang") == "x-default");
+  CHECK(at(with, "alternates.1.href") == "https://kb.example/docs/en/entries/cuda/a.html");
+  CHECK(at(with, "alternates.2.href") == "(absent)");
+  CHECK(at(with, "noindex") == "(absent)");
   const json json_ld = json::parse(at(with, "json_ld"));
   CHECK(json_ld["inLanguage"] == "en");
   CHECK(json_ld["url"] == "https://kb.example/docs/en/entries/cuda/a.html");
+  // Its Chinese page, with no Chinese text: noindex, canonical to the English page, in English.
+  const kbc::Language& zh = kbc::default_languages()[1];
+  const kbc::MustacheData zh_page =
+      kbc::SiteModel({&a}, config_with("KB", "https://kb.example/docs/"))
+          .entry_page(0, zh, kStrings);
+  CHECK(at(zh_page, "noindex") == "true");
+  CHECK(at(zh_page, "untranslated_page") == "true");
+  CHECK(at(zh_page, "mark_fields") == "false");
+  CHECK(at(zh_page, "canonical") == "https://kb.example/docs/en/entries/cuda/a.html");
+  CHECK(json::parse(at(zh_page, "json_ld"))["inLanguage"] == "en");
 }
 
 TEST_CASE("JSON-LD cannot close its script element") {
@@ -341,7 +367,7 @@ TEST_CASE("the not-found page gets a <base> only when the site has a base_url") 
   const ordered_json a = record("cuda/a");
   const kbc::Language& zh = kbc::default_languages()[1];
   CHECK_FALSE(kbc::SiteModel({&a}, {}).plain_page("404", zh, kStrings).contains("base_href"));
-  const kbc::SiteModel model({&a}, {"KB", "https://kb.example/"});
+  const kbc::SiteModel model({&a}, config_with("KB", "https://kb.example/"));
   CHECK(model.plain_page("404", zh, kStrings)["base_href"] == "https://kb.example/zh/");
   CHECK_FALSE(model.plain_page("search", zh, kStrings).contains("base_href"));
 }
