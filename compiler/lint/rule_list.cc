@@ -97,6 +97,13 @@ const std::vector<Rule>& all_rules() {
                      "large or not UTF-8",
           .required = true,
       },
+      {
+          .id = "config-image",
+          .severity = S::kError,
+          .summary = "kbc.yaml's logo or favicon is missing, outside the knowledge base, too large "
+                     "or not an image format the site can use",
+          .required = true,
+      },
       // Reported while applying kbc.yaml and the kbc-disable comments (see suppressions.cc).
       {
           .id = "config-unknown-rule",

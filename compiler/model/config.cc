@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -166,6 +167,35 @@ std::vector<BenignFile> benign_files(const YamlDocument& document, const FileSys
   return files;
 }
 
+// kbc.yaml's `key` (logo or favicon): the image file it names, read, as assets/<key>.<ext>.
+// `extensions`: those the key accepts.
+SiteConfig::Image site_image(const YamlDocument& document, const FileSystem& fs,
+                             const std::string& root, const char* key,
+                             const std::vector<std::string>& extensions, Diagnostics& out) {
+  const std::string path = document.value[key].get<std::string>();
+  const std::string pointer = std::string("/") + key;
+  const auto problem = [&](std::string message) {
+    out.push_back({kConfigFile, document.sources.find(pointer).value, Severity::kError,
+                   std::move(message), "config-image", "", pointer});
+    return SiteConfig::Image{};
+  };
+  const std::size_t dot = path.rfind('.');
+  const std::string extension = dot == std::string::npos ? "" : ascii_lower(path.substr(dot + 1));
+  const std::string file = join_path(root, path);
+  const auto bytes = fs.size(file);
+  if (path.find("..") != std::string::npos || path.starts_with("/"))
+    return problem(std::string(key) + " '" + path + "' is outside the knowledge base");
+  if (std::find(extensions.begin(), extensions.end(), extension) == extensions.end())
+    return problem(std::string(key) + " '" + path + "' is not " + joined_list(extensions, "or") +
+                   " (by its name)");
+  if (!bytes || fs.is_directory(file))
+    return problem(std::string(key) + " '" + path + "' does not exist");
+  if (*bytes > kMaxFileBytes)
+    return problem(std::string(key) + " '" + path + "' is " + std::to_string(*bytes) +
+                   " bytes; the limit is " + std::to_string(kMaxFileBytes));
+  return {std::string(key) + "." + extension, fs.read(file)};
+}
+
 }  // namespace
 
 KbConfig load_kb_config(const FileSystem& fs, const std::string& root, Diagnostics& out) {
@@ -198,6 +228,10 @@ KbConfig load_kb_config(const FileSystem& fs, const std::string& root, Diagnosti
   if (value.contains("description"))
     config.site.description = value["description"].get<std::string>();
   if (value.contains("edit_url")) config.site.edit_url = value["edit_url"].get<std::string>();
+  if (value.contains("logo"))
+    config.site.logo = site_image(*document, fs, root, "logo", {"svg", "png", "jpg", "webp"}, out);
+  if (value.contains("favicon"))
+    config.site.favicon = site_image(*document, fs, root, "favicon", {"svg", "png", "ico"}, out);
   if (value.contains("languages")) {
     if (auto languages = configured_languages(*document, fs, root, out))
       config.languages = std::move(*languages);

@@ -318,6 +318,9 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     if (!content) throw ToolError(std::string(asset) + " is missing from this build");
     add(std::string(asset).substr(5), std::string(*content));
   }
+  for (const SiteConfig::Image* image : {&model.config().logo, &model.config().favicon}) {
+    if (!image->name.empty()) add("assets/" + image->name, image->bytes);
+  }
   add("schema/entry.schema.json", entry_schema_text(model.languages()));
 }
 

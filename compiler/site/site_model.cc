@@ -80,6 +80,21 @@ std::string short_title(const std::string& title, const std::string& code) {
 
 }  // namespace
 
+std::string favicon_name(const SiteConfig& config) {
+  if (!config.favicon.name.empty()) return config.favicon.name;
+  const std::string& logo = config.logo.name;
+  if (logo.ends_with(".svg") || logo.ends_with(".png")) return logo;
+  return "favicon.svg";
+}
+
+std::string image_type(const std::string& name) {
+  if (name.ends_with(".svg")) return "image/svg+xml";
+  if (name.ends_with(".png")) return "image/png";
+  if (name.ends_with(".ico")) return "image/x-icon";
+  if (name.ends_with(".webp")) return "image/webp";
+  return "image/jpeg";
+}
+
 std::string site_entry_path(std::string_view language, std::string_view id) {
   return std::string(language) + "/entries/" + std::string(id) + ".html";
 }
@@ -191,7 +206,9 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
   page["home"] = lang_root + "index.html";
   page["search_page"] = lang_root + "search.html";
   page["search_dir"] = lang_root + "search/";
-  page["favicon"] = up + "assets/favicon.svg";
+  page["favicon"] = up + "assets/" + favicon_name(config_);
+  page["favicon_type"] = image_type(favicon_name(config_));
+  page["logo"] = up + "assets/" + (config_.logo.name.empty() ? "favicon.svg" : config_.logo.name);
   if (!config_.base_url.empty()) {
     page["canonical"] = config_.base_url + path;
     page["feed"] = lang_root + "feed.xml";
@@ -293,7 +310,8 @@ MustacheData SiteModel::related_data(std::size_t index, const Language& language
       if (link.edge) put_text(item, "detail", transition_detail(*link.edge, strings));
       if (const auto target = by_id_.find(link.id); target != by_id_.end()) {
         const Title t = title(target->second, language);
-        put_text(item, "title", t.text);
+        put_text(item, "title",
+                 short_title(t.text, string_field(*records_[target->second], "error_code")));
         if (t.untranslated) put_text(item, "title_lang", base_lang());
         put_text(item, "href", up + site_entry_path(language.code, link.id));
       } else {
@@ -350,7 +368,7 @@ json SiteModel::home_page(const Language& language, const json& strings) const {
   json recent = json::array();
   for (std::size_t i : recently_updated(10)) {
     const Title t = title(i, language);
-    json item = {{"title", t.text},
+    json item = {{"title", short_title(t.text, string_field(*records_[i], "error_code"))},
                  {"href", up + site_entry_path(language.code, string_field(*records_[i], "id"))},
                  {"date", string_field(*records_[i], "last_updated")}};
     if (t.untranslated) item["title_lang"] = base_lang();
@@ -372,7 +390,7 @@ json SiteModel::domain_page(const std::string& domain, const Language& language,
   const auto& members = domains_.at(domain);
   for (std::size_t i : members) {
     const Title t = title(i, language);
-    json item = {{"title", t.text},
+    json item = {{"title", short_title(t.text, string_field(*records_[i], "error_code"))},
                  {"href", up + site_entry_path(language.code, string_field(*records_[i], "id"))},
                  {"error_code", string_field(*records_[i], "error_code")}};
     if (t.untranslated) item["title_lang"] = base_lang();
@@ -398,6 +416,7 @@ json SiteModel::plain_page(const std::string& name, const Language& language,
   // makes its relative links work from any depth.
   if (name == "404" && !config_.base_url.empty())
     page["base_href"] = config_.base_url + language.code + "/";
+  page["description"] = label(strings, name == "search" ? "search_label" : "not_found_text");
   if (name == "search")  // the paste box
     page["match_data"] = page["up"].get<std::string>() + language.code + "/match.json";
   return page;

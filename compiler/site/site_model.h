@@ -26,6 +26,10 @@ namespace kbc {
 // Paths of pages under site/.
 std::string site_entry_path(std::string_view language, std::string_view id);
 std::string site_domain_path(std::string_view language, std::string_view domain);
+// The site's icon under site/assets/: kbc.yaml's favicon, else its logo when browsers take it as
+// an icon, else kbc's own (favicon.svg); and the MIME type of an image by its name.
+std::string favicon_name(const SiteConfig& config);
+std::string image_type(const std::string& name);
 // "../" once per folder of `path` under site/: the way from that page back to site/.
 std::string up_from(std::string_view path);
 

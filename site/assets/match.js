@@ -16,6 +16,11 @@
 // and when none is left the near matches are. In a log (two lines or more that are not blank),
 // a line of at most 16 KiB that declares a low severity and has no error word is matched only
 // by the entries whose signature is such a line.
+//
+// A regex RE2 runs in linear time may backtrack for hours in JavaScript ("(a+)+$" on a run of
+// "a" and a "!"), so the page never runs one: this script, started again as a Web Worker, does
+// the matching, and the page stops a worker whose regex runs past its budget, then carries on
+// in a fresh one without that entry, which the box then names as not tried (see Session).
 (function () {
   'use strict';
 
@@ -365,41 +370,108 @@
     return evidence + Math.floor(coverage(Math.max(specificity, 0), lineCodePoints) / 10) + weight;
   }
 
-  // The hits of one normalized, non-empty piece of a line, in entry order: [entry, rank, by
-  // signature, begin, end, kind] (UTF-16 indexes of the match); with `lowOnly`, of the entries
-  // whose signature declares a low severity only.
-  function matchPiece(ready, line, lowOnly, afterFrame) {
-    var entries = ready.entries;
+  // The text's lines as matching reads them: `pieces`, the distinct normalized, non-empty
+  // pieces of its lines ({text, lower, lowOnly, frame}; with `lowOnly`, matched only by the
+  // entries whose signature declares a low severity; lines of a log repeat), `uses`, each line's
+  // pieces in order as [line number, piece], and `nearLines`, the lines near matches may use.
+  function readText(ready, text) {
+    var read = ready.read;
+    var distinct = [];
+    var uses = [];
+    var nearLines = [];
+    var seen = new Map();  // low, after a frame, line -> its piece
+    var lines = String(text).split('\n');
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    var log = lines.filter(function (raw) { return trimAscii(raw) !== ''; }).length >= 2;
+    var afterFrame = false;
+    lines.forEach(function (raw, index) {
+      var number = index + 1;
+      var parts = pieces(raw);
+      var trimmed = trimAscii(raw);
+      if (log && parts.length === 1 && declaresLowSeverity(trimmed)) {
+        var low = normalized(read, trimmed);
+        if (!errorWords.test(low)) {
+          piece(low, true, false);
+          afterFrame = false;
+          return;
+        }
+      }
+      parts.forEach(function (part, p) {
+        var line = normalized(read, trimAscii(part));
+        var frame = afterFrame && p === 0;
+        afterFrame = false;
+        if (!line) return;
+        var errorWord = errorWords.test(line);
+        if ((errorWord || !log) && nearLines.length < ready.score.near_lines) {
+          var kind = lineKind(read, line, frame, errorWord);
+          if (kind !== KIND_CONTEXT) nearLines.push({line: number, text: line, kind: kind});
+        }
+        piece(line, false, frame);
+        afterFrame = p === parts.length - 1 && isFrame(read, line);
+      });
+      function piece(line, lowOnly, frame) {
+        var key = (lowOnly ? 'l' : 'a') + (frame ? 'f' : 'n') + line;
+        var at = seen.get(key);
+        if (at === undefined) {
+          seen.set(key, at = distinct.length);
+          // toLowerCase turns each ASCII letter into its lower case and no ASCII character into
+          // anything else, so a prefilter text (ASCII, lower-cased) missing from `lower` is
+          // missing from the line, ignoring ASCII case.
+          distinct.push({text: line, lower: line.toLowerCase(), lowOnly: lowOnly, frame: frame, facts: null});
+        }
+        uses.push([number, at]);
+      }
+    });
+    return {pieces: distinct, uses: uses, nearLines: nearLines};
+  }
+
+  // What a hit's rank reads of its line, found once per piece.
+  function factsOf(ready, piece) {
+    if (!piece.facts) {
+      var errorWord = errorWords.test(piece.text);
+      piece.facts = {errorLine: errorWord ? 1 : 0, codePoints: codePoints(piece.text, 0, piece.text.length),
+        kind: lineKind(ready.read, piece.text, piece.frame, errorWord)};
+    }
+    return piece.facts;
+  }
+
+  // Whether matching `entry` on `pieces` runs its regex: it has one, and a piece it is matched
+  // on holds one of its prefilter texts.
+  function needsRegex(entry, pieces) {
+    if (!entry.regex) return false;
+    for (var u = 0; u < pieces.length; u++) {
+      var piece = pieces[u];
+      if ((!piece.lowOnly || entry.low) && holdsOne(piece.lower, entry.needs)) return true;
+    }
+    return false;
+  }
+
+  // The hits of entry `k` on `pieces`, in piece order: [piece, rank, by signature, begin, end,
+  // kind] (UTF-16 indexes of the match). `beat`, when given, is called before each run of the
+  // entry's regex.
+  function entryHits(ready, k, pieces, beat) {
+    var entry = ready.entries[k];
     var hits = [];
-    var errorLine = -1;
-    var kind = null;
-    var lineCodePoints = 0;
-    // toLowerCase turns each ASCII letter into its lower case and no ASCII character into
-    // anything else, so a prefilter text (ASCII, lower-cased) missing from `lower` is missing
-    // from the line, ignoring ASCII case.
-    var lower = line.toLowerCase();
-    for (var k = 0; k < entries.length; k++) {
-      var entry = entries[k];
-      if (lowOnly && !entry.low) continue;
+    for (var u = 0; u < pieces.length; u++) {
+      var piece = pieces[u];
+      if (piece.lowOnly && !entry.low) continue;
+      var line = piece.text;
       for (var bySignature = 0; bySignature < 2; bySignature++) {
         var regex = bySignature ? entry.signatureRegex : entry.regex;
-        if (!regex || !holdsOne(lower, bySignature ? entry.signatureNeeds : entry.needs)) continue;
+        if (!regex || !holdsOne(piece.lower, bySignature ? entry.signatureNeeds : entry.needs)) continue;
+        if (beat && !bySignature) beat();
         var m = regex.exec(line);
         if (!m || m[0] === '') continue;
-        if (errorLine < 0) {
-          errorLine = errorWords.test(line) ? 1 : 0;
-          lineCodePoints = codePoints(line, 0, line.length);
-          kind = lineKind(ready.read, line, afterFrame, errorLine === 1);
-        }
+        var facts = factsOf(ready, piece);
         var end = m.index + m[0].length;
         var specificity = bySignature ? entry.signatureSpecificity : hitSpecificity(entry, m[0]);
-        var total = hitScore(ready.score, bySignature === 1, specificity, lineCodePoints, kind);
+        var total = hitScore(ready.score, bySignature === 1, specificity, facts.codePoints, facts.kind);
         if (!bySignature) {
           total -= entry.penalty;
-          if (holdsCode(entry, lower)) total += ready.score.code_bonus;
+          if (holdsCode(entry, piece.lower)) total += ready.score.code_bonus;
         }
-        hits.push([k, [total, errorLine, coverage(codePoints(line, m.index, end), lineCodePoints),
-          specificity, bySignature, entry.fixRate], bySignature, m.index, end, kind]);
+        hits.push([u, [total, facts.errorLine, coverage(codePoints(line, m.index, end), facts.codePoints),
+          specificity, bySignature, entry.fixRate], bySignature, m.index, end, facts.kind]);
       }
     }
     return hits;
@@ -439,54 +511,46 @@
 
   // Every entry that matches `text` with a score of data.score.min_score or more (or
   // `minScore`), best first, each with its best hit; when there is none, the near matches.
-  function match(data, text, minScore) {
-    var ready = prepare(data);
-    var read = ready.read;
-    if (minScore === undefined) minScore = ready.score.min_score | 0;
-    var best = new Map();
-    var nearLines = [];
-    var seen = new Map();  // low, after a frame, line -> its hits: lines of a log repeat
-    var lines = String(text).split('\n');
-    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-    var log = lines.filter(function (raw) { return trimAscii(raw) !== ''; }).length >= 2;
-    var afterFrame = false;
-    lines.forEach(function (raw, index) {
-      var number = index + 1;
-      var parts = pieces(raw);
-      var trimmed = trimAscii(raw);
-      if (log && parts.length === 1 && declaresLowSeverity(trimmed)) {
-        var low = normalized(read, trimmed);
-        if (!errorWords.test(low)) {
-          piece(low, true, false);
-          afterFrame = false;
+  // Entry by entry, so that a worker can say which entry's regex runs; `how` (all optional):
+  // `done`, a Map of entries to their hits found before (by a worker stopped since); `skip`, a
+  // Set of the entries whose regex must not run; `stop`, true when no regex may run any more;
+  // `tried(k)` before entry k's regex first runs and `beat(k)` before each run, `matched(k,
+  // hits)` once entry k is done (when its regex ran or it has hits). Returns {found, untried}:
+  // untried, the entries left out because their regex would have run.
+  function matchText(ready, text, minScore, how) {
+    how = how || {};
+    if (minScore === undefined || minScore === null) minScore = ready.score.min_score | 0;
+    var read = readText(ready, text);
+    var byPiece = read.pieces.map(function () { return []; });
+    var untried = [];
+    ready.entries.forEach(function (entry, k) {
+      var hits = how.done && how.done.get(k);
+      if (!hits) {
+        var runs = needsRegex(entry, read.pieces);
+        if (runs && (how.stop || (how.skip && how.skip.has(k)))) {
+          untried.push(k);
           return;
         }
+        if (runs && how.tried) how.tried(k);
+        hits = entryHits(ready, k, read.pieces, runs && how.beat ? function () { how.beat(k); } : null);
+        if ((runs || hits.length) && how.matched) how.matched(k, hits);
       }
-      parts.forEach(function (part, p) {
-        var line = normalized(read, trimAscii(part));
-        var frame = afterFrame && p === 0;
-        afterFrame = false;
-        if (!line) return;
-        var errorWord = errorWords.test(line);
-        if ((errorWord || !log) && nearLines.length < ready.score.near_lines) {
-          var kind = lineKind(read, line, frame, errorWord);
-          if (kind !== KIND_CONTEXT) nearLines.push({line: number, text: line, kind: kind});
-        }
-        piece(line, false, frame);
-        afterFrame = p === parts.length - 1 && isFrame(read, line);
+      hits.forEach(function (h) { byPiece[h[0]].push([k, h[1], h[2], h[3], h[4], h[5]]); });
+    });
+    // Line by line, each piece's hits in entry order, as kbc match offers them.
+    var best = new Map();
+    read.uses.forEach(function (use) {
+      var piece = read.pieces[use[1]];
+      byPiece[use[1]].forEach(function (h) {
+        offer(best, h[0], {id: ready.entries[h[0]].id, rank: h[1], line: use[0], text: piece.text,
+          bySignature: h[2] === 1, begin: h[3], end: h[4], kind: h[5]});
       });
-      function piece(line, lowOnly, frame) {
-        var key = (lowOnly ? 'l' : 'a') + (frame ? 'f' : 'n') + line;
-        var hits = seen.get(key);
-        if (!hits) seen.set(key, hits = matchPiece(ready, line, lowOnly, frame));
-        hits.forEach(function (h) {
-          offer(best, h[0], {id: ready.entries[h[0]].id, rank: h[1], line: number, text: line,
-            bySignature: h[2] === 1, begin: h[3], end: h[4], kind: h[5]});
-        });
-      }
     });
     var found = ranked(ready, best, minScore, false);
-    if (found.length) return found;
+    return {found: found.length ? found : nearMatches(ready, read.nearLines), untried: untried};
+  }
+
+  function nearMatches(ready, nearLines) {
     if (!ready.near) ready.near = nearIndex(ready.entries);
     var near = new Map();
     nearLines.forEach(function (line) {
@@ -499,10 +563,213 @@
     return ranked(ready, near, -Infinity, true);
   }
 
+  // ---- the worker: matching off the page's thread ----
+  //
+  // This script is also the worker (a same-origin script, as a CSP allows): the page fetches
+  // match.json and posts its text once ({type: 'data', json}; kbcMatch.match posts {data}), then
+  // per paste {type: 'match', job, text, minScore, done, skip, stop}. The worker answers
+  // {type: 'start'} when it begins, {type: 'try', entry} before an entry's regex first runs and
+  // again every HEARTBEAT_MS while it runs, {type: 'done', entry, hits} after the entry, and
+  // {type: 'found', found, untried} or {type: 'error', message} at the end, each with the job.
+  var HEARTBEAT_MS = 50;
+
+  function clock() {
+    return typeof performance !== 'undefined' ? performance.now() : Date.now();
+  }
+
+  function serveWorker(scope) {
+    var ready = null;
+    var failure = 'no match data';
+    scope.onmessage = function (event) {
+      var message = event.data || {};
+      if (message.type === 'data') {
+        try {
+          ready = prepare(typeof message.json === 'string' ? JSON.parse(message.json) : message.data);
+        } catch (error) {
+          failure = String(error && error.message || error);
+        }
+        return;
+      }
+      if (message.type !== 'match') return;
+      var last = 0;
+      var post = function (reply) {
+        reply.job = message.job;
+        last = clock();
+        scope.postMessage(reply);
+      };
+      if (!ready) return post({type: 'error', message: failure});
+      post({type: 'start'});
+      try {
+        var result = matchText(ready, message.text, message.minScore, {
+          done: new Map(message.done || []), skip: new Set(message.skip || []), stop: !!message.stop,
+          tried: function (k) { post({type: 'try', entry: k}); },
+          beat: function (k) { if (clock() - last >= HEARTBEAT_MS) post({type: 'try', entry: k}); },
+          matched: function (k, hits) { post({type: 'done', entry: k, hits: hits}); },
+        });
+        post({type: 'found', found: result.found, untried: result.untried.map(function (k) {
+          var entry = ready.entries[k];
+          return {id: entry.id, title: entry.title === null ? entry.signature : entry.title,
+            titleIsSignature: entry.title === null};
+        })});
+      } catch (error) {
+        post({type: 'error', message: String(error && error.message || error)});
+      }
+    };
+  }
+
+  if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
+    serveWorker(self);
+    return;
+  }
+
+  // ---- the page's side: one worker per match data, stopped when a regex runs too long ----
+
+  // Milliseconds: one run of an entry's regex, and the regexes of one paste (kbcMatch.budget,
+  // which tests may change). A regex past its budget is not run again in this page; a paste
+  // past its budget runs no more regexes, and the entries whose regex was to run are untried.
+  var budget = {regex: 250, paste: 3000};
+  var script = document.currentScript || document.querySelector('script[src*="match.js"]');
+  var workerUrl = script ? script.src : null;
+
+  // source: {json: the text of match.json} or {data: it parsed}.
+  function Session(source) {
+    this.source = source;
+    this.worker = null;
+    this.slow = new Set();  // the entries whose regex ran past budget.regex
+    this.queue = Promise.resolve();
+    this.epoch = 0;
+    this.jobs = 0;
+    this.abort = null;  // stops the paste being matched
+  }
+
+  Session.prototype.spawn = function () {
+    var self = this;
+    if (!this.worker) {
+      if (!workerUrl || typeof Worker === 'undefined') throw new Error('no worker');
+      var worker = this.worker = new Worker(workerUrl);
+      worker.onerror = function (event) {  // until a paste is sent: the next one starts anew
+        if (event.preventDefault) event.preventDefault();
+        if (worker === self.worker) self.kill();
+      };
+      worker.postMessage(typeof this.source.json === 'string' ?
+        {type: 'data', json: this.source.json} : {type: 'data', data: this.source.data});
+    }
+    return this.worker;
+  };
+
+  Session.prototype.kill = function () {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+  };
+
+  // A Promise of {found, untried} for `text`; pastes are matched one after another.
+  Session.prototype.match = function (text, minScore) {
+    var self = this;
+    var epoch = this.epoch;
+    var answer = this.queue.then(function () {
+      if (epoch !== self.epoch) throw new Error('cancelled');
+      return self.run(text, minScore);
+    });
+    this.queue = answer.catch(function () {});
+    return answer;
+  };
+
+  // Drops the pastes not answered yet (a newer one replaces them).
+  Session.prototype.cancel = function () {
+    this.epoch++;
+    if (this.abort) this.abort(new Error('cancelled'));
+  };
+
+  Session.prototype.run = function (text, minScore) {
+    var self = this;
+    var job = ++this.jobs;
+    var done = new Map();  // entry -> its hits, kept when a worker is stopped
+    var spent = 0;         // ms this paste ran in the workers stopped
+    var startedAt = -1;
+    var stop = false;      // out of time: no more regexes
+    var entry = -1;        // the entry whose regex runs
+    var regexTimer = 0;
+    var pasteTimer = 0;
+    return new Promise(function (resolve, reject) {
+      function clear() {
+        clearTimeout(regexTimer);
+        clearTimeout(pasteTimer);
+      }
+      function fail(error) {
+        clear();
+        self.abort = null;
+        self.kill();
+        reject(error);
+      }
+      function send() {
+        var worker;
+        try {
+          worker = self.spawn();
+        } catch (error) {
+          return fail(error);
+        }
+        // A stopped worker's messages still queued are not this worker's.
+        worker.onmessage = function (event) {
+          if (worker === self.worker) answer(event.data || {});
+        };
+        worker.onerror = function (event) {
+          if (event.preventDefault) event.preventDefault();
+          if (worker === self.worker) fail(new Error(event.message || 'the worker failed'));
+        };
+        worker.postMessage({type: 'match', job: job, text: text, minScore: minScore,
+          done: Array.from(done), skip: Array.from(self.slow), stop: stop});
+      }
+      // Stops the worker and carries on in a fresh one, without what took too long.
+      function restart() {
+        clear();
+        if (startedAt >= 0) spent += clock() - startedAt;
+        startedAt = -1;
+        entry = -1;
+        self.kill();
+        send();
+      }
+      function answer(m) {
+        if (m.job !== job) return;
+        if (m.type === 'start') {
+          startedAt = clock();
+          if (!stop) {
+            pasteTimer = setTimeout(function () {
+              stop = true;
+              restart();
+            }, Math.max(0, budget.paste - spent));
+          }
+        } else if (m.type === 'try') {
+          entry = m.entry;
+          clearTimeout(regexTimer);
+          regexTimer = setTimeout(function () {
+            self.slow.add(entry);
+            restart();
+          }, budget.regex);
+        } else if (m.type === 'done') {
+          clearTimeout(regexTimer);
+          entry = -1;
+          done.set(m.entry, m.hits);
+        } else if (m.type === 'found') {
+          clear();
+          self.abort = null;
+          resolve({found: m.found, untried: m.untried});
+        } else if (m.type === 'error') {
+          fail(new Error(m.message));
+        }
+      }
+      self.abort = fail;
+      send();
+    });
+  };
+
+  var sessions = {};  // absolute URL of match.json -> its Session
+  var dataSessions = typeof WeakMap !== 'undefined' ? new WeakMap() : null;  // kbcMatch.match's
+
   // ---- page behaviour ----
 
-  var loads = {};  // absolute URL -> Promise of match.json
+  var loads = {};  // absolute URL -> Promise of the Session of match.json
 
+  // The text of match.json goes to the worker unparsed: the page never parses it.
   function load(url) {
     if (!loads[url]) {
       // fetch() on a file:// page logs an error even when caught, so it is not tried.
@@ -510,7 +777,9 @@
         Promise.reject(new Error('file://')) :
         fetch(url).then(function (response) {
           if (!response.ok) throw new Error('HTTP ' + response.status);
-          return response.json();
+          return response.text();
+        }).then(function (json) {
+          return sessions[url] || (sessions[url] = new Session({json: json}));
         });
       loads[url].catch(function () { delete loads[url]; });  // the next attempt retries
     }
@@ -549,15 +818,43 @@
     var translated = baseLang !== document.documentElement.lang;
     var generation = 0;
     function text(name) { return form.getAttribute('data-' + name) || ''; }
+    // Under the results: the entries not tried, their regex being too slow in this browser.
+    var note = document.createElement('p');
+    note.id = results.id + '-untried';
+    note.className = 'paste-note';
+    note.hidden = true;
+    note.setAttribute('aria-live', 'polite');
+    results.parentNode.insertBefore(note, results.nextSibling);
 
-    function render(found) {
+    function link(entry) {
+      var a = document.createElement('a');
+      a.href = up + 'entries/' + entry.id + '.html';
+      a.textContent = entry.title;
+      if (translated && entry.titleIsSignature) a.lang = baseLang;
+      return a;
+    }
+
+    function renderUntried(untried) {
+      var parts = [];
+      if (untried && untried.length) {
+        parts.push((text('untried') || 'Not tried, because matching them took too long in this browser ({n}):')
+          .replace('{n}', String(untried.length)) + ' ');
+        untried.slice(0, MAX_SHOWN).forEach(function (entry, i) {
+          if (i) parts.push(', ');
+          parts.push(link(entry));
+        });
+        if (untried.length > MAX_SHOWN) {
+          parts.push(' ' + (text('untried-more') || 'and {n} more').replace('{n}', String(untried.length - MAX_SHOWN)));
+        }
+      }
+      note.replaceChildren.apply(note, parts);
+      note.hidden = !parts.length;
+    }
+
+    function render(found, untried) {
       var items = found.slice(0, MAX_SHOWN).map(function (hit) {
         var li = document.createElement('li');
-        var a = document.createElement('a');
-        a.href = up + 'entries/' + hit.id + '.html';
-        a.textContent = hit.title;
-        if (translated && hit.titleIsSignature) a.lang = baseLang;
-        li.appendChild(a);
+        li.appendChild(link(hit));
         if (!hit.titleIsSignature) {
           var signature = document.createElement('code');
           signature.lang = baseLang;
@@ -575,6 +872,7 @@
       results.replaceChildren.apply(results, items);
       status.textContent = !found.length ? text('no-results') :
         text(found[0].near ? 'near-label' : 'results-label').replace('{n}', String(found.length));
+      renderUntried(untried);
     }
 
     function run() {
@@ -582,6 +880,7 @@
       var current = ++generation;
       if (!trimAscii(pasted)) {
         results.replaceChildren();
+        renderUntried(null);
         status.textContent = text('empty');
         return;
       }
@@ -589,19 +888,26 @@
       setTimeout(function () {
         if (pending && current === generation) status.textContent = text('loading');
       }, 150);
-      load(dataUrl).then(function (data) {
+      load(dataUrl).then(function (session) {
+        session.cancel();  // an earlier paste still matched
+        return session.match(pasted);
+      }).then(function (answer) {
         pending = false;
-        if (current === generation) render(match(data, pasted));
+        if (current === generation) render(answer.found, answer.untried);
       }, function () {
         pending = false;
         if (current !== generation) return;
         results.replaceChildren();
+        renderUntried(null);
         status.textContent = location.protocol === 'file:' ? text('needs-http') : text('load-failed');
       });
     }
 
     textarea.addEventListener('focus', function () {
-      if (location.protocol !== 'file:') load(dataUrl).catch(function () {});
+      // Loads match.json and starts the worker, which reads it before the first paste.
+      if (location.protocol !== 'file:') {
+        load(dataUrl).then(function (session) { session.spawn(); }).catch(function () {});
+      }
     });
     textarea.addEventListener('keydown', function (event) {
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
@@ -617,7 +923,22 @@
     if (section) section.hidden = false;  // hidden for readers without JavaScript
   }
 
-  window.kbcMatch = {match: match, prepare: prepare, trim: trimAscii};
+  // For tests. match(data, text, minScore): a Promise of the hits, as the box finds them (in a
+  // worker, within `budget`); the hits' `untried` lists the entries left out.
+  window.kbcMatch = {
+    match: function (data, text, minScore) {
+      var session = dataSessions && dataSessions.get(data);
+      if (!session) {
+        session = new Session({data: data});
+        if (dataSessions) dataSessions.set(data, session);
+      }
+      return session.match(text, minScore).then(function (answer) {
+        answer.found.untried = answer.untried;
+        return answer.found;
+      });
+    },
+    prepare: prepare, trim: trimAscii, budget: budget,
+  };
 
   function start() {
     var forms = document.querySelectorAll('form.paste-form');

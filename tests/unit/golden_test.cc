@@ -144,4 +144,7 @@ TEST_CASE(
     }
     CHECK(built.tree.files().at(path) == fs.read(expected));
   }
+  // kbc.yaml's logo, published as the site's logo and icon.
+  CHECK(built.tree.files().at("site/assets/logo.svg") == fs.read(root + "/logo.svg"));
+  CHECK(built.tree.files().count("site/assets/favicon.svg"));  // kbc's own, still there
 }

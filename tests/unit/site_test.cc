@@ -424,3 +424,13 @@ TEST_CASE("Markdown's shortcut for plain text gives exactly what cmark gives") {
     CHECK(kbc::markdown_html(text) == kbc::markdown_html_with_cmark(text));
   }
 }
+
+TEST_CASE("Markdown code blocks and tables can be scrolled by keyboard") {
+  CHECK(kbc::markdown_html("```\nx = 1\n```") ==
+        "<pre tabindex=\"0\"><code>x = 1\n</code></pre>\n");
+  const std::string table = kbc::markdown_html("| a | b |\n|---|---|\n| 1 | 2 |");
+  CHECK(table.starts_with("<div class=\"table-wrap\" tabindex=\"0\"><table>"));
+  CHECK(table.find("</table></div>") != std::string::npos);
+  // Raw HTML is text, so a <pre> written in an entry gets nothing.
+  CHECK(kbc::markdown_html("a <pre> b").find("tabindex") == std::string::npos);
+}

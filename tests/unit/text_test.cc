@@ -147,3 +147,20 @@ TEST_CASE("JSON pointers escape '~' and '/' in a key, and split back into the ke
   CHECK(unescape_pointer_segment("~01") == "~1");  // "~0" is read first: '~', then '1'
   CHECK(unescape_pointer_segment("plain") == "plain");
 }
+
+TEST_CASE("head_text cuts a title at a space before its limit, in code points") {
+  CHECK(kbc::head_text("  short title \nsecond line", 60) == "short title");
+  CHECK(kbc::head_text("alpha beta gamma delta", 22) == "alpha beta gamma delta");
+  CHECK(kbc::head_text("alpha beta gamma delta", 15) == "alpha beta…");
+  CHECK(kbc::head_text("averyveryverylongword and more", 10) == "averyvery…");  // no space: cut
+  const std::string chinese = kbc::head_text("运行时错误：调用 cublasCreate 时返回分配失败", 8);
+  CHECK(chinese == "运行时错误：调…");
+  CHECK(kbc::code_points(chinese) == 8);
+}
+
+TEST_CASE("replace_all replaces every occurrence") {
+  CHECK(kbc::replace_all("<pre><code>a</code></pre><pre>", "<pre", "<pre x") ==
+        "<pre x><code>a</code></pre><pre x>");
+  CHECK(kbc::replace_all("abc", "z", "y") == "abc");
+  CHECK(kbc::replace_all("", "a", "b") == "");
+}
