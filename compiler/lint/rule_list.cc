@@ -75,6 +75,7 @@ const std::vector<Rule>& all_rules() {
       rules::kRegexOverlap,
       rules::kRegexTooBroad,
       rules::kRegexJs,
+      rules::kRegexBacktracking,
       rules::kEntryUnreachable,
       // Cross-references.
       rules::kXrefUnknown,

@@ -1,7 +1,7 @@
 // The items of an RE2 pattern that js_regex.cc's translator does not need to understand, only to
 // rewrite: characters, escapes and classes, read as RE2's parser reads them and written in
 // JavaScript (`u` flag) as literals, code-point ranges, POSIX classes and Unicode properties.
-// Internal to js_regex.
+// Used by js_regex and by lint's backtracking check (lint/backtracking.h).
 #pragma once
 
 #include <optional>

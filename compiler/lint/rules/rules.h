@@ -23,6 +23,7 @@ extern const Rule kRegexCounterSample;
 extern const Rule kRegexOverlap;
 extern const Rule kRegexTooBroad;
 extern const Rule kRegexJs;
+extern const Rule kRegexBacktracking;
 extern const Rule kEntryUnreachable;
 extern const Rule kXrefUnknown;
 extern const Rule kXrefSelf;
