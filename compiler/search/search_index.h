@@ -41,7 +41,7 @@ std::vector<std::string> search_tokens(std::string_view text);
 
 class SearchIndex {
  public:
-  static constexpr std::size_t kShardBytes = 24 * 1024;
+  static constexpr std::size_t kShardBytes = std::size_t{24} * 1024;
   static constexpr std::size_t kDocChunk = 32;
   static constexpr std::size_t kMaxPostings = 1000;
 
