@@ -135,6 +135,23 @@ std::optional<std::vector<Language>> configured_languages(const YamlDocument& do
 
 // The files of `benign`, read; one that is missing, too large or not UTF-8 is a config-benign
 // error at its item.
+bool is_outside(const std::string& path) {
+  return path.find("..") != std::string::npos || path.starts_with("/");
+}
+
+// What keeps kbc from reading the file kbc.yaml names at `path` (relative to the root), as the
+// end of a sentence ("does not exist"), or nothing.
+std::optional<std::string> file_problem(const FileSystem& fs, const std::string& root,
+                                        const std::string& path) {
+  if (is_outside(path)) return "is outside the knowledge base";
+  const std::string file = join_path(root, path);
+  const auto bytes = fs.size(file);
+  if (!bytes || fs.is_directory(file)) return "does not exist";
+  if (*bytes > kMaxFileBytes)
+    return "is " + std::to_string(*bytes) + " bytes; the limit is " + std::to_string(kMaxFileBytes);
+  return std::nullopt;
+}
+
 std::vector<BenignFile> benign_files(const YamlDocument& document, const FileSystem& fs,
                                      const std::string& root, Diagnostics& out) {
   std::vector<BenignFile> files;
@@ -147,14 +164,8 @@ std::vector<BenignFile> benign_files(const YamlDocument& document, const FileSys
                      std::move(message), "config-benign", "", pointer});
     };
     const std::string file = join_path(root, path);
-    const auto bytes = fs.size(file);
-    if (path.find("..") != std::string::npos || path.starts_with("/")) {
-      problem("benign file '" + path + "' is outside the knowledge base");
-    } else if (!bytes || fs.is_directory(file)) {
-      problem("benign file '" + path + "' does not exist");
-    } else if (*bytes > kMaxFileBytes) {
-      problem("benign file '" + path + "' is " + std::to_string(*bytes) + " bytes; the limit is " +
-              std::to_string(kMaxFileBytes));
+    if (const auto what = file_problem(fs, root, path)) {
+      problem("benign file '" + path + "' " + *what);
     } else {
       std::string text = fs.read(file);
       if (find_invalid_utf8(text)) {
@@ -181,19 +192,12 @@ SiteConfig::Image site_image(const YamlDocument& document, const FileSystem& fs,
   };
   const std::size_t dot = path.rfind('.');
   const std::string extension = dot == std::string::npos ? "" : ascii_lower(path.substr(dot + 1));
-  const std::string file = join_path(root, path);
-  const auto bytes = fs.size(file);
-  if (path.find("..") != std::string::npos || path.starts_with("/"))
-    return problem(std::string(key) + " '" + path + "' is outside the knowledge base");
-  if (std::find(extensions.begin(), extensions.end(), extension) == extensions.end())
-    return problem(std::string(key) + " '" + path + "' is not " + joined_list(extensions, "or") +
-                   " (by its name)");
-  if (!bytes || fs.is_directory(file))
-    return problem(std::string(key) + " '" + path + "' does not exist");
-  if (*bytes > kMaxFileBytes)
-    return problem(std::string(key) + " '" + path + "' is " + std::to_string(*bytes) +
-                   " bytes; the limit is " + std::to_string(kMaxFileBytes));
-  return {std::string(key) + "." + extension, fs.read(file)};
+  const std::string named = std::string(key) + " '" + path + "' ";
+  if (!is_outside(path) &&
+      std::find(extensions.begin(), extensions.end(), extension) == extensions.end())
+    return problem(named + "is not " + joined_list(extensions, "or") + " (by its name)");
+  if (const auto what = file_problem(fs, root, path)) return problem(named + *what);
+  return {std::string(key) + "." + extension, fs.read(join_path(root, path))};
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "base/text.h"
 #include "render/record.h"
 #include "site/markdown_html.h"
+#include "site/site_model.h"
 
 namespace kbc {
 namespace {
@@ -68,6 +69,32 @@ std::vector<std::size_t> by_rate(const ordered_json& items, const char* rate_key
   return order;
 }
 
+// The items of r[key] (workarounds or dead ends) by `rate_key`, highest first, each with its
+// number, its action in the page's language, its rate as `rate_name` and its sources; `fill`
+// adds what only that kind of item has. `first` gets a copy of the first item.
+template <typename Fill>
+MustacheData ranked_items(const ordered_json& r, const char* key, const char* rate_key,
+                          const char* rate_name, const Language& language,
+                          std::optional<MustacheData>& first, Fill fill) {
+  MustacheData list = list_data();
+  const auto& items = list_field(r, key);
+  int number = 0;
+  for (std::size_t i : by_rate(items, rate_key)) {
+    const auto& source = items[i];
+    MustacheData item = object_data();
+    put_text(item, "number", std::to_string(++number));
+    put(item, "action",
+        translated_text(string_field(source, "action"), translated_action(r, key, i, language),
+                        !language.base, true));
+    put_text(item, rate_name, percent_or_dash(source.value(rate_key, ordered_json())));
+    fill(item, source);
+    put_sources(item, source);
+    if (number == 1) first = item;
+    append(list, std::move(item));
+  }
+  return list;
+}
+
 }  // namespace
 
 const ordered_json& list_field(const ordered_json& object, const char* key) {
@@ -102,8 +129,7 @@ void put_facts(MustacheData& page, const ordered_json& r, const Language& langua
                const json& strings, const std::string& up) {
   put_text(page, "signature", string_field(r, "signature"));
   put_text(page, "domain", string_field(r, "domain"));
-  put_text(page, "domain_href",
-           up + language.code + "/domains/" + string_field(r, "domain") + ".html");
+  put_text(page, "domain_href", up + site_domain_path(language.code, string_field(r, "domain")));
   put_text(page, "category", value_label(strings, "category_", string_field(r, "category")));
   put_text(page, "subcategory",
            value_label(strings, "subcategory_", string_field(r, "subcategory")));
@@ -165,43 +191,24 @@ MustacheData os_notes_data(const ordered_json& r, const json& strings) {
 }
 
 void put_fixes(MustacheData& page, const ordered_json& r, const Language& language) {
-  MustacheData workarounds = list_data();
-  const auto& fixes = list_field(r, "workarounds");
-  int number = 0;
-  for (std::size_t i : by_rate(fixes, "success_rate")) {
-    const auto& w = fixes[i];
-    MustacheData item = object_data();
-    put_text(item, "number", std::to_string(++number));
-    put(item, "action",
-        translated_text(string_field(w, "action"), translated_action(r, "workarounds", i, language),
-                        !language.base, true));
-    put_text(item, "success", percent_or_dash(w.value("success_rate", ordered_json())));
-    put_text(item, "how", string_field(w, "how"));
-    put_text(item, "condition", markdown_inline_html(string_field(w, "condition")));
-    put_text(item, "tradeoff", markdown_inline_html(string_field(w, "tradeoff")));
-    put_sources(item, w);
-    if (number == 1) put(page, "try_first", item);
-    append(workarounds, std::move(item));
-  }
-  MustacheData dead_ends = list_data();
-  const auto& tried = list_field(r, "dead_ends");
-  number = 0;
-  for (std::size_t i : by_rate(tried, "fail_rate")) {
-    const auto& d = tried[i];
-    MustacheData item = object_data();
-    put_text(item, "number", std::to_string(++number));
-    put(item, "action",
-        translated_text(string_field(d, "action"), translated_action(r, "dead_ends", i, language),
-                        !language.base, true));
-    put_text(item, "fail", percent_or_dash(d.value("fail_rate", ordered_json())));
-    put_text(item, "why_fails", markdown_html(string_field(d, "why_fails")));
-    put_text(item, "misconception", markdown_inline_html(string_field(d, "common_misconception")));
-    put_sources(item, d);
-    if (number == 1) put(page, "avoid", item);
-    append(dead_ends, std::move(item));
-  }
-  put_list(page, "workarounds", std::move(workarounds));
-  put_list(page, "dead_ends", std::move(dead_ends));
+  std::optional<MustacheData> best, most_failed;
+  put_list(page, "workarounds",
+           ranked_items(
+               r, "workarounds", "success_rate", "success", language, best,
+               [](MustacheData& item, const ordered_json& w) {
+                 put_text(item, "how", string_field(w, "how"));
+                 put_text(item, "condition", markdown_inline_html(string_field(w, "condition")));
+                 put_text(item, "tradeoff", markdown_inline_html(string_field(w, "tradeoff")));
+               }));
+  put_list(page, "dead_ends",
+           ranked_items(r, "dead_ends", "fail_rate", "fail", language, most_failed,
+                        [](MustacheData& item, const ordered_json& d) {
+                          put_text(item, "why_fails", markdown_html(string_field(d, "why_fails")));
+                          put_text(item, "misconception",
+                                   markdown_inline_html(string_field(d, "common_misconception")));
+                        }));
+  if (best) put(page, "try_first", std::move(*best));
+  if (most_failed) put(page, "avoid", std::move(*most_failed));
 }
 
 std::optional<MustacheData> official_doc_data(const ordered_json& r) {

@@ -18,12 +18,6 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-const ordered_json& list(const ordered_json& object, const char* key) {
-  return list_field(object, key);
-}
-
-std::string label(const json& strings, const std::string& key) { return ui_label(strings, key); }
-
 // "2,275": `n` with the language's thousands separator (the UI string thousands_separator).
 std::string count_text(std::size_t n, const json& strings) {
   const std::string digits = std::to_string(n);
@@ -135,7 +129,7 @@ void SiteModel::add_relations() {
     static const ordered_json kEmpty = ordered_json::array();
     const auto it = record.find("transition_graph");
     if (it == record.end() || !it->is_object()) return kEmpty;
-    return list(*it, key);
+    return list_field(*it, key);
   };
   // First every entry's own links, then the reverse of everyone else's.
   for (std::size_t i = 0; i < records_.size(); ++i) {
@@ -206,8 +200,9 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
   page["home"] = lang_root + "index.html";
   page["search_page"] = lang_root + "search.html";
   page["search_dir"] = lang_root + "search/";
-  page["favicon"] = up + "assets/" + favicon_name(config_);
-  page["favicon_type"] = image_type(favicon_name(config_));
+  const std::string favicon = favicon_name(config_);
+  page["favicon"] = up + "assets/" + favicon;
+  page["favicon_type"] = image_type(favicon);
   page["logo"] = up + "assets/" + (config_.logo.name.empty() ? "favicon.svg" : config_.logo.name);
   if (!config_.base_url.empty()) {
     page["canonical"] = config_.base_url + path;
@@ -276,7 +271,7 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
   put_facts(page, r, language, strings, up);
   put(page, "show_signature", heading != string_field(r, "signature"));
   put(page, "versions", versions_data(r, strings));
-  put(page, "has_versions", !list(r, "versions").empty());
+  put(page, "has_versions", !list_field(r, "versions").empty());
   put_list(page, "os_notes", os_notes_data(r, strings));
   put_fixes(page, r, language);
   put_list(page, "related", related_data(index, language, strings, up));
@@ -320,7 +315,7 @@ MustacheData SiteModel::related_data(std::size_t index, const Language& language
       append(items, std::move(item));
     }
     MustacheData group = object_data();
-    put_text(group, "label", label(strings, key));
+    put_text(group, "label", ui_label(strings, key));
     put(group, "links", std::move(items));
     append(related, std::move(group));
   }
@@ -347,12 +342,12 @@ json SiteModel::article_json(const ordered_json& r, const std::string& path,
 
 json SiteModel::home_page(const Language& language, const json& strings) const {
   const std::string path = language.code + "/index.html";
-  json page = common(path, "index.html", label(strings, "home"), language);
+  json page = common(path, "index.html", ui_label(strings, "home"), language);
   const std::string up = page["up"];
   std::size_t workarounds = 0, dead_ends = 0;
   for (const auto* record : records_) {
-    workarounds += list(*record, "workarounds").size();
-    dead_ends += list(*record, "dead_ends").size();
+    workarounds += list_field(*record, "workarounds").size();
+    dead_ends += list_field(*record, "dead_ends").size();
   }
   page["totals"] = {{"entries", count_text(records_.size(), strings)},
                     {"domains", count_text(domains_.size(), strings)},
@@ -376,7 +371,7 @@ json SiteModel::home_page(const Language& language, const json& strings) const {
   }
   page["recent"] = std::move(recent);
   page["description"] =
-      config_.description.empty() ? label(strings, "home_intro") : config_.description;
+      config_.description.empty() ? ui_label(strings, "home_intro") : config_.description;
   page["match_data"] = up + language.code + "/match.json";  // the paste box
   return page;
 }
@@ -411,12 +406,12 @@ json SiteModel::plain_page(const std::string& name, const Language& language,
                            const json& strings) const {
   const std::string path = language.code + "/" + name + ".html";
   json page = common(path, name + ".html",
-                     label(strings, name == "search" ? "search" : "not_found_title"), language);
+                     ui_label(strings, name == "search" ? "search" : "not_found_title"), language);
   // Hosts serve the not-found page at whatever address was asked for; with a base_url, a <base>
   // makes its relative links work from any depth.
   if (name == "404" && !config_.base_url.empty())
     page["base_href"] = config_.base_url + language.code + "/";
-  page["description"] = label(strings, name == "search" ? "search_label" : "not_found_text");
+  page["description"] = ui_label(strings, name == "search" ? "search_label" : "not_found_text");
   if (name == "search")  // the paste box
     page["match_data"] = page["up"].get<std::string>() + language.code + "/match.json";
   return page;
