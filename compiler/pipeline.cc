@@ -94,8 +94,7 @@ struct EntryFiles {
   std::string id;
   std::string path;  // the entry's file, relative to the root
   nlohmann::ordered_json record;
-  std::string json;                // the record as api/<id>.json holds it
-  std::vector<std::string> pages;  // its Markdown page in each language
+  std::string json;  // the record as api/<id>.json holds it
 };
 
 // The schema-valid entries not in `excluded`, sorted by id: not the same order as paths
@@ -111,9 +110,12 @@ std::vector<const Entry*> entries_to_build(const KnowledgeBase& kb,
   return built;
 }
 
+// Each entry's record, and its record and Markdown pages added to `tree` with the site's copies
+// of them (so that site/ can be published on its own), on every core.
 std::vector<EntryFiles> render_entries(const std::vector<const Entry*>& built,
                                        const std::vector<Language>& languages,
-                                       const TemplateSet& templates, Progress* progress) {
+                                       const TemplateSet& templates, OutputTree& tree,
+                                       Progress* progress) {
   // Templates are read here, once; each worker compiles its own copy.
   templates.text("page.md.mustache");
   for (const Language& language : languages) templates.strings(language.code);
@@ -123,46 +125,45 @@ std::vector<EntryFiles> render_entries(const std::vector<const Entry*>& built,
     std::vector<MarkdownRenderer> renderers;
     for (const Language& language : languages) renderers.emplace_back(templates, language);
     for (std::size_t i = begin; i < end; ++i) {
-      files[i].id = built[i]->id();
-      files[i].path = built[i]->path;
-      files[i].record = published_record(*built[i], languages);
-      files[i].json = record_text(files[i].record);
-      for (MarkdownRenderer& renderer : renderers)
-        files[i].pages.push_back(renderer.render(files[i].record));
+      EntryFiles& file = files[i];
+      file.id = built[i]->id();
+      file.path = built[i]->path;
+      file.record = published_record(*built[i], languages);
+      file.json = record_text(file.record);
+      const std::string api = "api/" + file.id + ".json";
+      tree.add_with_copy(api, "site/" + api, file.json);
+      for (std::size_t l = 0; l < languages.size(); ++l) {
+        const std::string md = "md/" + languages[l].code + "/" + file.id + ".md";
+        tree.add_with_copy(md, "site/" + md, renderers[l].render(file.record));
+      }
       if (progress) progress->advance();
     }
   });
   return files;
 }
 
-// Adds kb.json, each entry's record and pages, and the site's copies of them, to `tree`.
-void add_entry_files(std::vector<EntryFiles>& files, const std::vector<Language>& languages,
-                     OutputTree& tree) {
+// The bundle: every record, in id order.
+void add_bundle(std::vector<EntryFiles>& files, OutputTree& tree) {
   std::vector<std::string_view> texts;
   for (const EntryFiles& file : files) texts.push_back(file.json);
   tree.add("kb.json", bundle_text(texts));
-  for (EntryFiles& file : files) {
-    // The site carries its own copies, so that site/ can be published on its own.
-    std::vector<std::string> paths = {"api/" + file.id + ".json"};
-    tree.add(paths.back(), std::move(file.json));
-    for (std::size_t l = 0; l < languages.size(); ++l) {
-      paths.push_back("md/" + languages[l].code + "/" + file.id + ".md");
-      tree.add(paths.back(), std::move(file.pages[l]));
-    }
-    for (const std::string& path : paths) tree.add_copy("site/" + path, path);
-  }
+  for (EntryFiles& file : files) std::string().swap(file.json);
 }
 
 }  // namespace
 
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
-                         const TemplateSet& templates, const SiteConfig& config,
-                         Progress* progress) {
+                         const TemplateSet& templates, const SiteConfig& config, Progress* progress,
+                         OutputStage* stage) {
+  BuiltOutput out;
+  if (stage) out.tree = OutputTree(*stage);
+  LinkCheck links;
+  out.tree.observe(
+      [&links](const std::string& path, std::string_view content) { links.read(path, content); });
   std::optional<Phase> phase("records and Markdown");
   std::vector<EntryFiles> files =
-      render_entries(entries_to_build(kb, excluded), kb.languages, templates, progress);
-  BuiltOutput out;
-  add_entry_files(files, kb.languages, out.tree);
+      render_entries(entries_to_build(kb, excluded), kb.languages, templates, out.tree, progress);
+  add_bundle(files, out.tree);
   std::vector<const nlohmann::ordered_json*> records;
   std::vector<std::string> paths;
   for (const EntryFiles& file : files) {
@@ -176,7 +177,8 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   build_site(model, templates, out.tree, progress, &benign);
   if (progress) progress->clear();
   phase.emplace("link check");
-  out.problems = check_site_links(out.tree);
+  out.tree.observe(nullptr);
+  out.problems = links.problems(out.tree);
   out.entries = files.size();
   return out;
 }

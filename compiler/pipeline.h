@@ -50,10 +50,11 @@ struct BuiltOutput {
 };
 
 // Renders every schema-valid entry whose path is not in `excluded`: the bundle, the records,
-// the Markdown pages and the site.
+// the Markdown pages and the site. With `stage`, the files go to it as they are made (the tree
+// keeps none of them); else the tree holds them.
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
                          const TemplateSet& templates, const SiteConfig& config,
-                         Progress* progress = nullptr);
+                         Progress* progress = nullptr, OutputStage* stage = nullptr);
 
 // The paths of files with at least one error.
 std::set<std::string> paths_with_errors(const Diagnostics& diagnostics);

@@ -1,40 +1,54 @@
-// The output of a build: a complete tree of files held in memory, then committed in one step.
-//
-// Committing writes the tree into a hidden sibling of the output folder and swaps the two with
-// one atomic rename, so readers see either the previous output or the new one, never a mix; a
-// build that fails or is interrupted leaves the previous output exactly as it was.
+// The output of a build: every file it writes, by path. A tree either holds the files' bytes in
+// memory (tests, `kbc serve`) or streams each file to an OutputStage as it is added (`kbc
+// build`), which writes only what changed and keeps none of the bytes: the output of a large
+// knowledge base is many times the memory it needs to build it.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
-#include "base/progress.h"
+#include "base/output_stage.h"
 
 namespace kbc {
 
 class OutputTree {
  public:
-  // Adds a file; throws ToolError for a path that is absolute, empty or climbs out with "..".
+  // A tree in memory.
+  OutputTree();
+  // A tree whose files go to `stage`, which must outlive it.
+  explicit OutputTree(OutputStage& stage);
+  OutputTree(OutputTree&& other) noexcept;
+  OutputTree& operator=(OutputTree&& other) noexcept;
+  ~OutputTree();
+
+  // Adds a file; from any thread. Throws ToolError for a path that is absolute, empty, climbs
+  // out with "..", or holds a control character.
   void add(std::string_view path, std::string content);
-  // Adds a file with the content of `source`, already added. Committing writes it as a hard link
-  // to `source` where the file system allows: the same bytes for a fraction of the cost.
-  void add_copy(std::string_view path, const std::string& source);
-  const std::map<std::string, std::string>& files() const { return files_; }
-  // Copies, by path, with their source.
-  const std::map<std::string, std::string>& copies() const { return copies_; }
+  // Adds a file at `path` and a copy of it at `copy`, written as a hard link where the file
+  // system allows: the same bytes for a fraction of the cost.
+  void add_with_copy(std::string_view path, std::string_view copy, std::string content);
+  // Called with every file added, in the thread that adds it, before a streamed tree lets go of
+  // its bytes (the site's link check reads each page so).
+  using Observer = std::function<void(const std::string& path, std::string_view content)>;
+  void observe(Observer observer) { observer_ = std::move(observer); }
+
+  bool contains(const std::string& path) const;
+  std::size_t size() const;
+  // The files and their bytes; a tree in memory only (ToolError otherwise).
+  const std::map<std::string, std::string>& files() const;
 
  private:
+  std::string checked_path(std::string_view path) const;
+  void keep(std::string path, std::string content);
+
+  OutputStage* stage_ = nullptr;
+  Observer observer_;
+  std::unique_ptr<std::mutex> mutex_;
   std::map<std::string, std::string> files_;
-  std::map<std::string, std::string> copies_;
 };
-
-// The marker file that tells a folder was written by kbc, so a later build may replace it.
-inline constexpr std::string_view kOutputMarker = ".kbc-output";
-
-// Replaces `out_dir` with the tree. Refuses (ToolError) to replace a non-empty folder that kbc
-// did not write.
-void commit_output(const OutputTree& tree, const std::string& out_dir,
-                   Progress* progress = nullptr);
 
 }  // namespace kbc

@@ -46,24 +46,27 @@ int run_build(const Arguments& arguments) {
       throw ToolError("kbc build: --base-url must be an absolute http(s) URL, not '" + url + "'");
     config.base_url = normalized_base_url(url);
   }
+  // Files are staged beside the output as they are made; nothing in it changes before commit.
+  OutputStage stage(out_dir, arguments.has("--no-cache"));
   const BuiltOutput& built = kept_until_exit<BuiltOutput>(
-      emit_outputs(checked.kb, failed, TemplateSet(fs, root), config, &progress));
+      emit_outputs(checked.kb, failed, TemplateSet(fs, root), config, &progress, &stage));
   if (!built.problems.empty()) {
     print_diagnostics(built.problems, color, nullptr, root);  // paths in the output: no source
     std::cerr << "kbc build: " << built.problems.size() << " broken link(s) in the site; "
               << out_dir << " left unchanged\n";
     return 1;
   }
+  OutputStage::Summary written;
   {
     const Phase phase("write output");
-    commit_output(built.tree, out_dir, &progress);
+    written = stage.commit(&progress);
   }
   if (config.base_url.empty()) {
     std::cerr << "kbc build: note: no base_url (kbc.yaml or --base-url), so the site has no "
                  "canonical links, sitemap.xml or Atom feeds\n";
   }
-  std::cerr << "kbc build: " << built.entries << " entries, " << built.tree.files().size()
-            << " files in " << out_dir;
+  std::cerr << "kbc build: " << built.entries << " entries, " << built.tree.size() << " files in "
+            << out_dir << " (" << written.written << " written, " << written.removed << " removed)";
   if (!failed.empty()) std::cerr << " (" << failed.size() << " file(s) with errors left out)";
   std::cerr << "\n";
   return failed.empty() ? 0 : 1;

@@ -1,7 +1,9 @@
 #include "site/link_check.h"
 
+#include <algorithm>
 #include <filesystem>
-#include <string>
+#include <optional>
+#include <vector>
 
 #include "base/parallel.h"
 #include "base/text.h"
@@ -21,47 +23,81 @@ std::optional<std::string> resolve(const std::string& folder, const std::string&
   return resolved;
 }
 
-void check_page_links(const OutputTree& tree, std::string_view prefix, const std::string& path,
-                      const std::string& content, Diagnostics& out) {
+}  // namespace
+
+void LinkCheck::read(const std::string& path, std::string_view content) {
+  if (!path.starts_with(prefix_) || !path.ends_with(".html")) return;
   const std::string folder = path.substr(0, path.rfind('/') + 1);
+  std::vector<std::pair<std::string, Use>> found;
   for (const std::string_view attribute : {" href=\"", " src=\""}) {
     for (std::size_t at = content.find(attribute); at != std::string::npos;
          at = content.find(attribute, at + 1)) {
       const std::size_t start = at + attribute.size();
       const std::size_t end = content.find('"', start);
       if (end == std::string::npos) break;
-      const std::string link = content.substr(start, end - start);
+      std::string link(content.substr(start, end - start));
       if (link.empty() || link.starts_with('#') || link.find(':') < link.find('/') ||
           link.starts_with("//"))
         continue;  // a fragment, or an absolute URL (https:, mailto:): not ours to check
-      const auto file = resolve(folder, link.substr(0, link.find_first_of("?#")));
-      if (file && file->starts_with(prefix) && tree.files().count(*file)) continue;
-      const auto [line, column] = line_column_at(content, start);
-      out.push_back({path,
-                     {line, column},
-                     Severity::kError,
-                     "broken link to '" + link + "'",
-                     "site-link",
-                     ""});
+      std::optional<std::string> file = resolve(folder, link.substr(0, link.find_first_of("?#")));
+      if (file && !file->starts_with(prefix_)) file.reset();
+      found.push_back({file.value_or(""), {path, std::move(link), start, 0, 0, 1}});
     }
+  }
+  // Places in one pass over the page: a page has dozens of links.
+  std::sort(found.begin(), found.end(),
+            [](const auto& a, const auto& b) { return a.second.offset < b.second.offset; });
+  LineColumn at{1, 1};
+  std::size_t done = 0;
+  for (auto& [target, use] : found) {
+    const LineColumn step = line_column_at(content.substr(done), use.offset - done);
+    at = step.line > 1 ? LineColumn{at.line + step.line - 1, step.column}
+                       : LineColumn{at.line, at.column + step.column - 1};
+    done = use.offset;
+    use.line = at.line;
+    use.column = at.column;
+    note(std::move(target), std::move(use));
   }
 }
 
-}  // namespace
+void LinkCheck::note(std::string target, Use use) {
+  const std::lock_guard lock(mutex_);
+  const auto [it, added] = targets_.try_emplace(std::move(target), use);
+  if (added) return;
+  Use& first = it->second;
+  const std::size_t count = first.count + 1;
+  if (std::tie(use.page, use.offset) < std::tie(first.page, first.offset)) first = std::move(use);
+  first.count = count;
+}
 
-Diagnostics check_site_links(const OutputTree& tree, std::string_view prefix) {
-  std::vector<const std::pair<const std::string, std::string>*> pages;
-  for (const auto& file : tree.files()) {
-    if (file.first.starts_with(prefix) && file.first.ends_with(".html")) pages.push_back(&file);
+Diagnostics LinkCheck::problems(const OutputTree& tree) const {
+  const std::lock_guard lock(mutex_);
+  std::vector<const Use*> broken;
+  for (const auto& [target, use] : targets_) {
+    if (target.empty() || !tree.contains(target)) broken.push_back(&use);
   }
-  std::vector<Diagnostics> found(pages.size());
-  parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
-    for (std::size_t i = begin; i < end; ++i)
-      check_page_links(tree, prefix, pages[i]->first, pages[i]->second, found[i]);
+  std::sort(broken.begin(), broken.end(), [](const Use* a, const Use* b) {
+    return std::tie(a->page, a->offset, a->link) < std::tie(b->page, b->offset, b->link);
   });
   Diagnostics out;
-  for (Diagnostics& page : found) out.insert(out.end(), page.begin(), page.end());
+  for (const Use* use : broken) {
+    std::string message = "broken link to '" + use->link + "'";
+    if (use->count > 1)
+      message += " (and " + std::to_string(use->count - 1) + " more link(s) to the same file)";
+    out.push_back({use->page,
+                   {use->line, use->column},
+                   Severity::kError,
+                   std::move(message),
+                   "site-link",
+                   ""});
+  }
   return out;
+}
+
+Diagnostics check_site_links(const OutputTree& tree, std::string_view prefix) {
+  LinkCheck check{std::string(prefix)};
+  for (const auto& [path, content] : tree.files()) check.read(path, content);
+  return check.problems(tree);
 }
 
 }  // namespace kbc

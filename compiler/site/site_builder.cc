@@ -161,22 +161,17 @@ void add_entry_pages(const SiteModel& model, const TemplateSet& templates,
                      const std::vector<json>& strings, OutputTree& tree, Progress* progress) {
   const auto& languages = model.languages();
   const std::size_t count = model.records().size();
-  std::vector<std::string> pages(count * languages.size());
-  if (progress) progress->start("pages", pages.size());
-  parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+  if (progress) progress->start("pages", count * languages.size());
+  parallel_slices(count * languages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     PageRenderer renderer(templates, languages, strings);
     for (std::size_t k = begin; k < end; ++k) {
       const std::size_t l = k / count, i = k % count;
-      pages[k] =
-          renderer.page(languages[l].code, "entry", model.entry_page(i, languages[l], strings[l]));
+      tree.add(
+          "site/" + site_entry_path(languages[l].code, string_field(*model.records()[i], "id")),
+          renderer.page(languages[l].code, "entry", model.entry_page(i, languages[l], strings[l])));
       if (progress) progress->advance();
     }
   });
-  for (std::size_t k = 0; k < pages.size(); ++k) {
-    const std::size_t l = k / count, i = k % count;
-    tree.add("site/" + site_entry_path(languages[l].code, string_field(*model.records()[i], "id")),
-             std::move(pages[k]));
-  }
 }
 
 // The other files of each language's folder: search index, match data, home, search, not-found

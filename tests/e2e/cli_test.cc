@@ -27,11 +27,12 @@ using namespace kbc_e2e;
 namespace {
 
 // Every file under `dir`, by relative path.
-// Checks that no staging folder of a build (".<out>.tmp-PID-N") is left in `dir`.
+// Checks that no staging folder of a build (".<out>.kbc-stage") is left in `dir`.
 void check_no_staging_left(const fs::path& dir) {
   for (const auto& item : fs::directory_iterator(dir)) {
     INFO(item.path());
     CHECK(item.path().filename().string().find(".tmp") == std::string::npos);
+    CHECK(item.path().filename().string().find(".kbc-stage") == std::string::npos);
   }
 }
 
@@ -152,35 +153,6 @@ TEST_CASE("build --out with a trailing slash, or a link to a folder, replaces it
     CHECK(item.path().filename().string().find(".live") == std::string::npos);
 }
 
-TEST_CASE("a build killed at any moment leaves the old output or the new, and no debris after") {
-  TempKb kb;
-  const fs::path out = kb.root / "dist";
-  REQUIRE(kbc("build " + kb.arg()).status == 0);
-  const std::string old_bundle = read(out / "kb.json");
-  write(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml",
-        read(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml") + "# edited\n");
-  std::mt19937 random(7);
-  for (int round = 0; round < 12; ++round) {
-    const pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-      const int null = open("/dev/null", O_WRONLY);
-      dup2(null, 1);
-      dup2(null, 2);
-      execl(KBC_BINARY, KBC_BINARY, "build", "--root", kb.root.c_str(), "--no-cache", nullptr);
-      _exit(127);
-    }
-    usleep(static_cast<useconds_t>(random() % 120000));
-    kill(pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
-    // The output is a whole tree, written by kbc: its bundle parses.
-    REQUIRE(fs::exists(out / ".kbc-output"));
-    CHECK_NOTHROW(nlohmann::json::parse(read(out / "kb.json")));
-  }
-  REQUIRE(kbc("build " + kb.arg()).status == 0);
-  check_no_staging_left(kb.root);
-}
-
 TEST_CASE("an output that cannot be written is a tool failure that says why, exit 2") {
   TempKb kb;
   write(kb.root / "file", "a file");
@@ -230,8 +202,10 @@ TEST_CASE("a write that fails halfway (a full disk) is exit 2, the old output ke
   TempKb kb;
   REQUIRE(kbc("build " + kb.arg()).status == 0);
   const auto before = snapshot(kb.root / "dist");
-  write(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml",
-        read(kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml") + "# edited\n");
+  const fs::path entry = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
+  std::string text = read(entry);
+  text.replace(text.find("root_cause: '"), 13, "root_cause: 'Changed. ");
+  write(entry, text);
   // No file may grow past 16 KiB: the bundle and the site's index cannot be written.
   const Run full =
       shell("ulimit -f 16; " + std::string(KBC_BINARY) + " build --no-cache " + kb.arg() + " 2>&1");
@@ -554,8 +528,8 @@ TEST_CASE("a broken link in the site fails the build and leaves the output as it
   const Run run = kbc("build " + kb.arg());
   CHECK(run.status == 1);
   CHECK(run.output.find("site/en/404.html:") != std::string::npos);
-  CHECK(run.output.find("error: broken link to '../en/nowhere.html' [site-link]") !=
-        std::string::npos);
+  CHECK(run.output.find("error: broken link to '../en/nowhere.html' (and 1 more link(s) to the "
+                        "same file) [site-link]") != std::string::npos);
   CHECK(snapshot(kb.root / "dist") == before);
 }
 
@@ -570,54 +544,6 @@ TEST_CASE("the site shows raw HTML in an entry as text and left-out entries with
   CHECK(page.find("<script>alert") == std::string::npos);
   CHECK(page.find("<span class=\"unavailable\">cuda/broken-entry</span>") != std::string::npos);
   CHECK(page.find("entries/cuda/broken-entry.html") == std::string::npos);
-}
-
-TEST_CASE("a rebuild recycles the previous output and ends up exactly like a fresh build") {
-  TempKb kb;
-  const fs::path dist = kb.root / "dist", spare = kb.root / ".dist.kbc-spare";
-  std::string extra = kLeadsToBroken.substr(0, kLeadsToBroken.find("transition_graph:"));
-  while (extra.find("leads-to-broken") != std::string::npos)
-    extra.replace(extra.find("leads-to-broken"), 15, "extra-entry");
-  write(kb.root / "entries/cuda/extra-entry.yaml", extra);
-  for (int i = 0; i < 3; ++i) REQUIRE(kbc("build " + kb.arg()).status == 0);
-  REQUIRE(fs::exists(spare / ".kbc-output"));  // the output before last, kept to be rewritten
-
-  // Change one entry, delete another, and plant in the spare a stray file and a symbolic link
-  // where the build will write: none of it may survive or be followed.
-  const fs::path entry = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
-  std::string text = read(entry);
-  text.replace(text.find("root_cause: '"), 13, "root_cause: 'Changed. ");
-  write(entry, text);
-  fs::remove(kb.root / "entries/cuda/extra-entry.yaml");
-  write(kb.root / "outside.txt", "untouched");
-  write(spare / "stray.txt", "stale");
-  fs::remove(spare / "kb.json");
-  fs::create_symlink(kb.root / "outside.txt", spare / "kb.json");
-  // A link to a folder outside, and a file, where the build wants folders.
-  fs::create_directory(kb.root / "elsewhere");
-  write(kb.root / "elsewhere/keep.txt", "untouched");
-  fs::remove_all(spare / "md");
-  fs::create_directory_symlink(kb.root / "elsewhere", spare / "md");
-  fs::remove_all(spare / "api/cuda");
-  write(spare / "api/cuda", "a file where a folder goes");
-
-  const Run rebuilt = kbc("build " + kb.arg());
-  INFO(rebuilt.output);
-  REQUIRE(rebuilt.status == 0);
-  REQUIRE(kbc("build " + kb.arg() + " --out " + (kb.root / "fresh").string()).status == 0);
-  CHECK(snapshot(dist) == snapshot(kb.root / "fresh"));
-  CHECK(read(kb.root / "outside.txt") == "untouched");
-  CHECK_FALSE(fs::is_symlink(dist / "kb.json"));
-  CHECK_FALSE(fs::is_symlink(dist / "md"));
-  CHECK(snapshot(kb.root / "elsewhere").size() == 1);
-  CHECK(read(kb.root / "elsewhere/keep.txt") == "untouched");
-  CHECK(read(dist / "api/cuda/cudnn-bn-epsilon-too-small.json").find("Changed. ") !=
-        std::string::npos);
-  CHECK(read(dist / "site/api/cuda/cudnn-bn-epsilon-too-small.json") ==
-        read(dist / "api/cuda/cudnn-bn-epsilon-too-small.json"));
-  CHECK_FALSE(fs::exists(dist / "site/en/entries/cuda/extra-entry.html"));
-  CHECK_FALSE(fs::exists(dist / "api/cuda/extra-entry.json"));
-  CHECK_FALSE(fs::exists(dist / "stray.txt"));
 }
 
 namespace {

@@ -1,0 +1,95 @@
+// An output folder being brought up to date by a build, file by file, so that a build writes only
+// the files whose bytes change and removes only the files that disappeared, and an unchanged
+// build writes nothing at all.
+//
+// The folder's manifest (`.kbc-output`: the digest, size and path of every file kbc wrote there)
+// tells which files differ without reading them. A build streams each file to `put` as soon as it
+// is rendered; a file whose digest differs from the manifest's is written into the staging folder
+// (`.<name>.kbc-stage`, beside the output, on the same file system), and its bytes are not kept.
+// Nothing in the output changes until `commit`, so a build that fails leaves it as it was.
+//
+// `commit` writes a journal into the staging folder (the files to move in and the files to
+// remove) and makes it valid with one rename; then it removes the files that disappeared, renames
+// each staged file over its target, and writes the new manifest last. A build killed after the
+// journal was made valid leaves it behind, and the next build (OutputStage's constructor) carries
+// it out before anything else; one killed before leaves a staging folder without a journal, which
+// the next build removes. So a killed build's output is finished or rolled back by the next one,
+// and every file in it is always whole: files are only ever replaced by rename. While a commit
+// runs, a reader may see some files new and others old; the first build into a folder that does
+// not exist yet renames the whole staging folder into place at once.
+//
+// The manifest is trusted, as make trusts timestamps: a file changed by hand in the output is not
+// noticed. With `verify`, the manifest is not read: each file is compared with the output's bytes,
+// and anything in the output that kbc would not write (stray files, links) is removed.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "base/progress.h"
+
+namespace kbc {
+
+// The marker that tells a folder was written by kbc, so a later build may replace it; it holds
+// the folder's manifest.
+inline constexpr std::string_view kOutputMarker = ".kbc-output";
+
+class OutputStage {
+ public:
+  // Opens `out_dir` for a build: refuses (ToolError) a non-empty folder kbc did not write, waits
+  // while another build writes it, and finishes or rolls back what a killed build left.
+  OutputStage(const std::string& out_dir, bool verify);
+  // Removes the staging folder unless the stage was committed.
+  ~OutputStage();
+  OutputStage(const OutputStage&) = delete;
+  OutputStage& operator=(const OutputStage&) = delete;
+
+  // A file of the new output; from any thread. Its bytes are written to the staging folder only
+  // when the output does not hold them already.
+  void put(const std::string& path, std::string_view content);
+  // A file with the bytes of `source`, put before: committed as a hard link to it where the file
+  // system allows.
+  void put_copy(const std::string& path, const std::string& source, std::string_view content);
+  bool has(const std::string& path) const;
+  std::size_t size() const;
+
+  struct Summary {
+    std::size_t written = 0;  // files created or replaced
+    std::size_t removed = 0;  // files (or, with verify, other things) removed
+  };
+  // Makes the output hold exactly the files put; writes nothing when it already does.
+  Summary commit(Progress* progress = nullptr);
+
+  const std::filesystem::path& folder() const { return out_dir_; }
+
+ private:
+  struct File {
+    std::string digest;  // of the bytes, 32 hex digits
+    std::uint64_t size = 0;
+    std::string copy_of;  // for a copy, the path of its source
+    bool changed = false;
+  };
+  void read_manifest();
+  bool unchanged(const std::string& path, const File& file) const;
+  std::string manifest_text() const;
+  // Where `path` is staged, its folders made.
+  std::filesystem::path staged_path(const std::string& path);
+
+  std::filesystem::path out_dir_, staging_;
+  bool verify_;
+  bool known_ = false;  // the manifest was read
+  bool committed_ = false;
+  bool staging_made_ = false;
+  int lock_ = -1;
+  std::unordered_map<std::string, File> old_;  // the manifest of the output as it is
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, File> new_;
+  std::set<std::string> staged_folders_;
+};
+
+}  // namespace kbc

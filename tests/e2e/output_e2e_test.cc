@@ -1,0 +1,212 @@
+// kbc build's output folder: written only where bytes change, never half-written, repaired after a
+// killed build.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+
+#include "e2e_support.h"
+
+namespace fs = std::filesystem;
+using namespace kbc_e2e;
+
+namespace {
+
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& item : fs::recursive_directory_iterator(dir)) {
+    if (item.is_symlink()) files[fs::relative(item.path(), dir).string()] = "(link)";
+    if (item.is_regular_file() && !item.is_symlink())
+      files[fs::relative(item.path(), dir).string()] = read(item.path());
+  }
+  return files;
+}
+
+// Each file's inode and modification time (and the folders' with `folders`): a file written
+// again, even with the same bytes, or replaced by a rename, changes one or the other.
+std::map<std::string, std::pair<ino_t, std::int64_t>> stamps(const fs::path& dir,
+                                                             bool folders = false) {
+  std::map<std::string, std::pair<ino_t, std::int64_t>> out;
+  for (const auto& item : fs::recursive_directory_iterator(dir)) {
+    struct stat st {};
+    REQUIRE(lstat(item.path().c_str(), &st) == 0);
+    if (S_ISDIR(st.st_mode) && !folders) continue;
+    out[fs::relative(item.path(), dir).string()] = {
+        st.st_ino, std::int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec};
+  }
+  return out;
+}
+
+// The bytes this process and its waited-for children caused to be written to storage so far
+// (/proc/self/io's write_bytes), or -1 where the kernel does not count them.
+long long written_bytes() {
+  std::ifstream io("/proc/self/io");
+  std::string key;
+  long long value = 0;
+  while (io >> key >> value) {
+    if (key == "write_bytes:") return value;
+  }
+  return -1;
+}
+
+void check_no_staging_left(const fs::path& dir) {
+  for (const auto& item : fs::directory_iterator(dir)) {
+    INFO(item.path());
+    CHECK(item.path().filename().string().find(".kbc-stage") == std::string::npos);
+    CHECK(item.path().filename().string().find(".tmp") == std::string::npos);
+  }
+}
+
+// Changes the root cause of the seed's entry, so that its pages change.
+void edit_seed_entry(const TempKb& kb, const std::string& words) {
+  const fs::path entry = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
+  std::string text = read(entry);
+  REQUIRE(text.find("root_cause: '") != std::string::npos);
+  text.replace(text.find("root_cause: '"), 13, "root_cause: '" + words + " ");
+  write(entry, text);
+}
+
+}  // namespace
+
+TEST_CASE("an unchanged build writes nothing at all") {
+  TempKb kb;
+  const fs::path dist = kb.root / "dist";
+  const long long before_cold = written_bytes();
+  const Run cold = kbc("build " + kb.arg());
+  REQUIRE(cold.status == 0);
+  const long long after_cold = written_bytes();
+  const auto before = stamps(dist, true);
+  const auto bytes = snapshot(dist);
+  const long long before_again = written_bytes();
+  const Run again = kbc("build " + kb.arg());
+  const long long after_again = written_bytes();
+  INFO(again.output);
+  REQUIRE(again.status == 0);
+  CHECK(again.output.find("(0 written, 0 removed)") != std::string::npos);
+  CHECK(stamps(dist, true) == before);
+  CHECK(snapshot(dist) == bytes);
+  check_no_staging_left(kb.root);
+  if (before_cold < 0 || after_cold == before_cold) {
+    WARN("this file system does not count written bytes in /proc/self/io");
+  } else {
+    CHECK(after_again - before_again == 0);
+  }
+}
+
+TEST_CASE("an edit rewrites that entry's files and the pages that list it, nothing else") {
+  TempKb kb;
+  const fs::path dist = kb.root / "dist";
+  REQUIRE(kbc("build " + kb.arg() + " --base-url https://kb.example/").status == 0);
+  const auto before = stamps(dist);
+  edit_seed_entry(kb, "Edited.");
+  const Run edited = kbc("build " + kb.arg() + " --base-url https://kb.example/");
+  INFO(edited.output);
+  REQUIRE(edited.status == 0);
+  std::set<std::string> changed;
+  for (const auto& [path, stamp] : stamps(dist)) {
+    if (!before.count(path) || before.at(path) != stamp) changed.insert(path);
+  }
+  const std::string id = "cuda/cudnn-bn-epsilon-too-small";
+  for (const std::string& own : std::vector<std::string>{
+           "api/" + id + ".json", "site/api/" + id + ".json", "md/en/" + id + ".md",
+           "site/md/en/" + id + ".md", "site/en/entries/" + id + ".html", "kb.json", ".kbc-output"})
+    CHECK(changed.count(own));
+  for (const std::string& path : changed) {
+    INFO(path);
+    // Only the entry's own files, the bundle, indexes and listing pages may change.
+    const bool allowed =
+        path.find("cudnn-bn-epsilon-too-small") != std::string::npos || path == "kb.json" ||
+        path == ".kbc-output" || path.find("/search/") != std::string::npos ||
+        path.ends_with("match.json") || path.ends_with("index.html") ||
+        path.find("/domains/") != std::string::npos || path.ends_with("feed.xml") ||
+        path.ends_with("llms.txt") || path.ends_with("sitemap.xml");
+    CHECK(allowed);
+  }
+  CHECK(changed.size() < before.size() / 4);
+  CHECK_FALSE(changed.count("site/en/entries/cuda/illegal-memory-access.html"));
+  CHECK_FALSE(changed.count("site/assets/style.css"));
+  // The manifest is written too, and not counted.
+  CHECK(edited.output.find("(" + std::to_string(changed.size() - 1) + " written, 0 removed)") !=
+        std::string::npos);
+}
+
+TEST_CASE("a rebuild ends exactly like a fresh build; --no-cache also clears what was planted") {
+  TempKb kb;
+  const fs::path dist = kb.root / "dist";
+  std::string extra = read(kb.root / "entries/cuda/illegal-memory-access.yaml");
+  while (extra.find("illegal-memory-access") != std::string::npos)
+    extra.replace(extra.find("illegal-memory-access"), 21, "extra-entry-copy");
+  extra.replace(extra.find("signature: "), 11, "signature: Extra copy ");
+  write(kb.root / "entries/cuda/extra-entry-copy.yaml", extra);
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  REQUIRE(fs::exists(dist / "api/cuda/extra-entry-copy.json"));
+  // One entry changed, another deleted: the rebuild follows, with its manifest alone.
+  edit_seed_entry(kb, "Changed.");
+  fs::remove(kb.root / "entries/cuda/extra-entry-copy.yaml");
+  const Run rebuilt = kbc("build " + kb.arg());
+  INFO(rebuilt.output);
+  REQUIRE(rebuilt.status == 0);
+  REQUIRE(kbc("build " + kb.arg() + " --out " + (kb.root / "fresh").string()).status == 0);
+  CHECK(snapshot(dist) == snapshot(kb.root / "fresh"));
+  CHECK_FALSE(fs::exists(dist / "api/cuda/extra-entry-copy.json"));
+  CHECK_FALSE(fs::exists(dist / "api/cuda/extra-entry-copy"));
+  CHECK(read(dist / "site/api/cuda/cudnn-bn-epsilon-too-small.json") ==
+        read(dist / "api/cuda/cudnn-bn-epsilon-too-small.json"));
+
+  // Plant a stray file, a link where a file goes and a link to a folder outside where a folder
+  // goes: --no-cache compares every byte and removes what kbc would not write, following none.
+  write(kb.root / "outside.txt", "untouched");
+  write(dist / "stray.txt", "stale");
+  fs::remove(dist / "kb.json");
+  fs::create_symlink(kb.root / "outside.txt", dist / "kb.json");
+  write(kb.root / "elsewhere/keep.txt", "untouched");
+  fs::remove_all(dist / "md");
+  fs::create_directory_symlink(kb.root / "elsewhere", dist / "md");
+  fs::remove_all(dist / "api/cuda");
+  write(dist / "api/cuda", "a file where a folder goes");
+  const Run verified = kbc("build --no-cache " + kb.arg());
+  INFO(verified.output);
+  REQUIRE(verified.status == 0);
+  CHECK(snapshot(dist) == snapshot(kb.root / "fresh"));
+  CHECK(read(kb.root / "outside.txt") == "untouched");
+  CHECK(snapshot(kb.root / "elsewhere").size() == 1);
+  check_no_staging_left(kb.root);
+}
+
+TEST_CASE("a build killed at any moment leaves whole files, and the next build repairs it") {
+  TempKb kb;
+  const fs::path out = kb.root / "dist";
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  std::mt19937 random(7);
+  for (int round = 0; round < 12; ++round) {
+    edit_seed_entry(kb, "Round " + std::to_string(round) + ".");
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      const int null = open("/dev/null", O_WRONLY);
+      dup2(null, 1);
+      dup2(null, 2);
+      execl(KBC_BINARY, KBC_BINARY, "build", "--root", kb.root.c_str(), "--no-cache", nullptr);
+      _exit(127);
+    }
+    usleep(static_cast<useconds_t>(random() % 150000));
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    // Every file is whole: the bundle and each record parse.
+    REQUIRE(fs::exists(out / ".kbc-output"));
+    CHECK_NOTHROW(nlohmann::json::parse(read(out / "kb.json")));
+    CHECK_NOTHROW(nlohmann::json::parse(read(out / "api/cuda/cudnn-bn-epsilon-too-small.json")));
+  }
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  check_no_staging_left(kb.root);
+  REQUIRE(kbc("build " + kb.arg() + " --out " + (kb.root / "fresh").string()).status == 0);
+  CHECK(snapshot(out) == snapshot(kb.root / "fresh"));
+}

@@ -1,0 +1,175 @@
+// OutputStage on a real file system: what a commit writes, and what the next build does with
+// what a killed one left.
+#include "base/output_stage.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "base/diagnostic.h"
+#include "base/output_tree.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path root;
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "kbc-stage-XXXXXX").string();
+    root = mkdtemp(pattern.data());
+  }
+  ~TempDir() { fs::remove_all(root); }
+};
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// The files under `dir` (links shown as "(link)"), the manifest left out.
+std::map<std::string, std::string> files(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& item : fs::recursive_directory_iterator(dir)) {
+    const std::string path = fs::relative(item.path(), dir).string();
+    if (item.is_symlink())
+      out[path] = "(link)";
+    else if (item.is_regular_file() && path != ".kbc-output")
+      out[path] = read(item.path());
+  }
+  return out;
+}
+
+std::int64_t modified(const fs::path& path) {
+  struct stat st {};
+  REQUIRE(lstat(path.c_str(), &st) == 0);
+  return std::int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec + st.st_ino;
+}
+
+kbc::OutputStage::Summary build(const fs::path& out, const std::map<std::string, std::string>& tree,
+                                bool verify = false) {
+  kbc::OutputStage stage(out.string(), verify);
+  kbc::OutputTree output(stage);
+  for (const auto& [path, content] : tree) output.add(path, content);
+  return stage.commit();
+}
+
+const std::map<std::string, std::string> kFirst = {
+    {"a.html", "A"}, {"b/c.html", "C"}, {"b/d/e.json", "E"}};
+
+}  // namespace
+
+TEST_CASE("a stage writes only the files whose bytes change and removes the ones that went") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  CHECK(build(out, kFirst).written == 3);
+  CHECK(files(out) == kFirst);
+  CHECK(read(out / ".kbc-output").starts_with("kbc-output 1\n"));
+  const auto a = modified(out / "a.html"), manifest = modified(out / ".kbc-output");
+
+  const kbc::OutputStage::Summary same = build(out, kFirst);
+  CHECK(same.written == 0);
+  CHECK(same.removed == 0);
+  CHECK(modified(out / ".kbc-output") == manifest);
+
+  auto second = kFirst;
+  second["b/c.html"] = "C2";
+  second.erase("b/d/e.json");
+  second["f/g.html"] = "G";
+  const kbc::OutputStage::Summary changed = build(out, second);
+  CHECK(changed.written == 2);
+  CHECK(changed.removed == 1);
+  CHECK(files(out) == second);
+  CHECK(modified(out / "a.html") == a);
+  CHECK_FALSE(fs::exists(out / "b/d"));  // emptied folders go too
+  CHECK_FALSE(fs::exists(dir.root / ".dist.kbc-stage"));
+}
+
+TEST_CASE("a stage that is not committed leaves the output as it was and nothing beside it") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  build(out, kFirst);
+  {
+    kbc::OutputStage stage(out.string(), false);
+    kbc::OutputTree output(stage);
+    output.add("a.html", "changed");
+    output.add("new/file.html", "new");
+    CHECK(fs::exists(dir.root / ".dist.kbc-stage/new/file.html"));
+  }
+  CHECK(files(out) == kFirst);
+  CHECK_FALSE(fs::exists(dir.root / ".dist.kbc-stage"));
+}
+
+TEST_CASE("the next stage carries out the journal of a commit that was killed, or drops it") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist", staging = dir.root / ".dist.kbc-stage";
+  build(out, kFirst);
+  const std::string manifest = read(out / ".kbc-output");
+  // A commit killed after its journal was made valid and its first move done: b/c.html is
+  // already new, a.html still waits in the staging folder, b/d/e.json is still to be removed.
+  write(staging / "a.html", "A2");
+  write(out / "b/c.html", "C2");
+  write(staging / ".kbc-output", manifest);
+  write(staging / ".kbc-journal",
+        "remove\tb/d/e.json\nmove\tb/c.html\nmove\ta.html\nmove\t.kbc-output\n");
+  { kbc::OutputStage stage(out.string(), false); }
+  CHECK(files(out) == std::map<std::string, std::string>{{"a.html", "A2"}, {"b/c.html", "C2"}});
+  CHECK_FALSE(fs::exists(staging));
+
+  // Killed before the journal was valid: the staged files are dropped, the output stays.
+  write(staging / "a.html", "A3");
+  write(staging / ".kbc-journal.tmp", "move\ta.html\n");
+  { kbc::OutputStage stage(out.string(), false); }
+  CHECK(read(out / "a.html") == "A2");
+  CHECK_FALSE(fs::exists(staging));
+}
+
+TEST_CASE("verify compares bytes, removes strays and never writes through a link") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  build(out, kFirst);
+  write(dir.root / "outside/x.json", "outside");
+  write(out / "stray.txt", "stray");
+  write(out / "a.html", "edited by hand");  // the manifest does not see it
+  fs::remove_all(out / "b/d");
+  fs::create_directory_symlink(dir.root / "outside", out / "b/d");
+  CHECK(build(out, kFirst).written == 0);  // trusted manifest: nothing noticed
+  const kbc::OutputStage::Summary verified = build(out, kFirst, true);
+  CHECK(verified.written == 2);  // a.html and b/d/e.json
+  CHECK(files(out) == kFirst);
+  CHECK(read(dir.root / "outside/x.json") == "outside");
+  CHECK_FALSE(fs::exists(dir.root / "outside/e.json"));
+}
+
+TEST_CASE("a stage refuses a folder kbc did not write, and takes an empty one") {
+  TempDir dir;
+  write(dir.root / "mine/notes.txt", "keep");
+  CHECK_THROWS_AS(kbc::OutputStage((dir.root / "mine").string(), false), kbc::ToolError);
+  fs::create_directory(dir.root / "empty");
+  build(dir.root / "empty", kFirst);
+  CHECK(files(dir.root / "empty") == kFirst);
+  build(dir.root / "missing/parents/out", kFirst);
+  CHECK(files(dir.root / "missing/parents/out") == kFirst);
+}
+
+TEST_CASE("an output tree refuses paths outside its folder or with control characters") {
+  kbc::OutputTree tree;
+  for (const char* path : {"", "/abs", "a/../../b", "a//b", "./a", "a/", "a\nb", "a\tb"})
+    CHECK_THROWS_AS(tree.add(path, ""), kbc::ToolError);
+  tree.add_with_copy("api/x.json", "site/api/x.json", "{}");
+  CHECK(tree.files().size() == 2);
+  CHECK(tree.files().at("site/api/x.json") == "{}");
+  CHECK(tree.contains("api/x.json"));
+}
