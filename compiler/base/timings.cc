@@ -48,16 +48,24 @@ void enable_timings() {
 
 Phase::Phase(std::string_view name) : slot_(std::string::npos), start_(Clock::now()) {
   if (!recording()) return;
-  slot_ = recorder->rows.size();
-  recorder->rows.push_back({std::string(name), recorder->depth++, 0, 0});
+  // A phase that begins again under the same parent (a pass done in chunks) adds to its row.
+  for (std::size_t i = recorder->rows.size();
+       i-- > 0 && recorder->rows[i].depth >= recorder->depth;) {
+    if (recorder->rows[i].depth == recorder->depth && recorder->rows[i].name == name) slot_ = i;
+  }
+  if (slot_ == std::string::npos) {
+    slot_ = recorder->rows.size();
+    recorder->rows.push_back({std::string(name), recorder->depth, 0, 0});
+  }
+  ++recorder->depth;
   start_cpu_ = cpu_seconds();
 }
 
 Phase::~Phase() {
   if (slot_ == std::string::npos) return;
   Row& row = recorder->rows[slot_];
-  row.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-  row.cpu_seconds = cpu_seconds() - start_cpu_;
+  row.seconds += std::chrono::duration<double>(Clock::now() - start_).count();
+  row.cpu_seconds += cpu_seconds() - start_cpu_;
   --recorder->depth;
 }
 

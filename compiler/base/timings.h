@@ -1,7 +1,8 @@
 // Where a run's time goes, for `--timings` (like ninja's `-d stats` or a compiler's
 // -ftime-report): the wall time of each phase and the CPU time of the whole process (every
 // thread, user and system) during it, in the order the phases began, nested phases indented
-// under the phase that holds them. Off unless enable_timings() is called, and then
+// under the phase that holds them; a phase that begins again under the same parent adds to its
+// row. Off unless enable_timings() is called, and then
 // only the thread that enabled it records, so workers inside a phase cost nothing.
 #pragma once
 

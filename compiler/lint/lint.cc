@@ -165,49 +165,97 @@ void learn(const KnowledgeBase& kb, const std::vector<std::vector<RegexHit>>& hi
     facts.hits.emplace_back(kb.entries[hit.entry].path, hit.pointer);
 }
 
+// What the regexes match and what the local rules find, computed a chunk of regexes at a time:
+// each chunk's regexes are compiled, run over every text and the benign corpus, handed to the
+// local rules of their entries, and freed before the next chunk. A compiled regex, with the DFA
+// states RE2 keeps as it matches, holds tens of kilobytes: a lint of 100,000 regexes at once
+// needed 10 GB. Each chunk meets every text, so a chunk costs one AtomFinder pass over them.
+struct ChunkedFacts {
+  std::vector<std::vector<RegexHit>> hits;
+  std::map<std::string_view, std::vector<std::size_t>> winner_matches;  // per query of winners
+  std::vector<Breadth> breadth;
+  std::vector<std::string> errors;
+  std::vector<bool> compiled;
+  Diagnostics local;  // the local rules' findings
+
+  explicit ChunkedFacts(std::size_t n) : hits(n), breadth(n), errors(n), compiled(n) {}
+};
+
+void run_chunk(const KnowledgeBase& kb,
+               const std::vector<std::optional<std::string_view>>& patterns,
+               const std::vector<BenignLine>& benign,
+               const std::vector<std::string_view>& winner_queries, std::size_t begin,
+               std::size_t end, ChunkedFacts& facts) {
+  std::vector<std::optional<std::string_view>> chunk(patterns.size());
+  std::copy(patterns.begin() + begin, patterns.begin() + end, chunk.begin() + begin);
+  std::optional<Phase> phase("regex index");
+  const RegexIndex regexes(chunk);
+  phase.emplace("cross-entry matches");
+  auto hits = cross_entry_hits(kb, regexes);
+  for (std::size_t i = begin; i < end; ++i) facts.hits[i] = std::move(hits[i]);
+  for (const std::string_view query : winner_queries) {
+    auto& matches = facts.winner_matches[query];
+    for (std::size_t entry : regexes.matching(query)) matches.push_back(entry);
+  }
+  phase.emplace("benign corpus");
+  const std::vector<Breadth> breadth = benign_breadth(
+      kb, regexes, benign, [&](std::size_t i) { return i >= begin && i < end && chunk[i]; });
+  std::move(breadth.begin() + begin, breadth.begin() + end, facts.breadth.begin() + begin);
+  phase.emplace("rules");
+  std::vector<const RE2*> compiled(kb.entries.size());
+  for (std::size_t i = begin; i < end; ++i) {
+    compiled[i] = regexes.regex(i);
+    facts.compiled[i] = compiled[i] != nullptr;
+    facts.errors[i] = regexes.error(i);
+  }
+  const std::vector<std::size_t> no_winners;
+  const LintContext context{kb,         compiled, facts.errors, facts.hits,
+                            no_winners, benign,   facts.breadth};
+  Diagnostics found = run_rules(context, [&](const Rule& rule, std::size_t i) {
+    return rule.local && i >= begin && i < end && chunk[i];
+  });
+  std::move(found.begin(), found.end(), std::back_inserter(facts.local));
+}
+
 // The whole lint, from scratch.
 Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>& only,
-                            LastLint* next) {
+                            LastLint* next, std::size_t regex_chunk = kRegexChunk) {
   const auto checked = [&](const Entry& entry) { return only.empty() || only.count(entry.path); };
+  const std::size_t n = kb.entries.size();
   std::vector<std::optional<std::string_view>> patterns;
   for (const Entry& entry : kb.entries)
     patterns.push_back(checked(entry) ? regex_of(entry) : std::nullopt);
-  std::optional<Phase> phase("regex index");
-  const RegexIndex regexes(patterns);
-  phase.emplace("cross-entry matches");
-  const auto hits = cross_entry_hits(kb, regexes);
-  phase.emplace("signature winners");
-  const auto winners =
-      signature_winners(kb, [&](std::string_view text) { return regexes.matching(text); });
-  phase.emplace("benign corpus");
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
-  const std::vector<Breadth> breadth =
-      benign_breadth(kb, regexes, benign, [&](std::size_t i) { return checked(kb.entries[i]); });
-  phase.emplace("rules");
-  std::vector<const RE2*> compiled(kb.entries.size());
-  std::vector<std::string> errors(kb.entries.size());
-  for (std::size_t i = 0; i < kb.entries.size(); ++i) {
-    compiled[i] = regexes.regex(i);
-    errors[i] = regexes.error(i);
-  }
-  const LintContext context{kb, compiled, errors, hits, winners, benign, breadth};
-  Diagnostics out =
-      run_rules(context, [&](const Rule&, std::size_t i) { return checked(kb.entries[i]); });
+  const std::vector<std::string_view> queries = signature_winner_queries(kb);
+  ChunkedFacts facts(n);
+  regex_chunk = std::max<std::size_t>(1, regex_chunk);
+  for (std::size_t begin = 0; begin < n; begin += regex_chunk)
+    run_chunk(kb, patterns, benign, queries, begin, std::min(n, begin + regex_chunk), facts);
+  // The local rules of entries without a regex (run_chunk ran those with one).
+  std::optional<Phase> phase("rules");
+  const std::vector<const RE2*> none(n);
+  std::vector<std::size_t> winners =
+      signature_winners(kb, [&](std::string_view text) { return facts.winner_matches.at(text); });
+  const LintContext context{kb, none, facts.errors, facts.hits, winners, benign, facts.breadth};
+  Diagnostics out = run_rules(context, [&](const Rule& rule, std::size_t i) {
+    return checked(kb.entries[i]) && (rule.cross_entry || !patterns[i]);
+  });
+  std::move(facts.local.begin(), facts.local.end(), std::back_inserter(out));
   if (next) {
     phase.emplace("facts for the next lint");
     // The atoms of each regex alone: FilteredRE2 gives no regex's own atoms once they share one.
-    std::vector<std::vector<std::string>> atoms(kb.entries.size()), required(kb.entries.size());
-    parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+    std::vector<std::vector<std::string>> atoms(n), required(n);
+    parallel_slices(n, [&](std::size_t begin, std::size_t end, std::size_t) {
       for (std::size_t i = begin; i < end; ++i) {
-        if (!compiled[i]) continue;
+        if (!facts.compiled[i]) continue;
         LoneRegex lone(patterns[i]);
         atoms[i] = std::move(lone.atoms);
         required[i] = std::move(lone.required);
       }
     });
-    for (std::size_t i = 0; i < kb.entries.size(); ++i) {
-      learn(kb, hits, i, compiled[i] != nullptr, std::move(atoms[i]), std::move(required[i]),
-            breadth[i], *next);
+    for (std::size_t i = 0; i < n; ++i) {
+      learn(kb, facts.hits, i, facts.compiled[i], std::move(atoms[i]), std::move(required[i]),
+            facts.breadth[i], *next);
     }
   }
   return out;
@@ -358,8 +406,9 @@ std::vector<Breadth> incremental_breadth(const KnowledgeBase& kb,
 
 }  // namespace
 
-Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only) {
-  return lint_everything(kb, only, nullptr);
+Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only,
+                     std::size_t regex_chunk) {
+  return lint_everything(kb, only, nullptr, regex_chunk);
 }
 
 Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& next) {

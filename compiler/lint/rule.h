@@ -52,6 +52,8 @@ using RegexesMatching = std::function<std::vector<std::size_t>(std::string_view 
 // signature_winners.cc for why this needs no matcher over the whole knowledge base.
 std::vector<std::size_t> signature_winners(const KnowledgeBase& kb,
                                            const RegexesMatching& matching);
+// The texts signature_winners gives `matching`, so that they can be matched beforehand.
+std::vector<std::string_view> signature_winner_queries(const KnowledgeBase& kb);
 
 class Reporter;
 
@@ -124,7 +126,11 @@ const std::vector<Rule>& all_rules();
 // Runs every rule over every entry, or over the entries whose path is in `only` when it is not
 // empty (their regexes are then the only ones compiled: the cross-entry rules report on the
 // entry whose regex matches, so the others' regexes are not needed).
-Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only = {});
+// Regexes are compiled `regex_chunk` at a time (lint.cc): the memory that compiled regexes hold
+// stays bounded whatever the size of the knowledge base.
+inline constexpr std::size_t kRegexChunk = 8192;
+Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only = {},
+                     std::size_t regex_chunk = kRegexChunk);
 
 struct LastLint;
 

@@ -53,6 +53,18 @@ std::vector<std::string_view> trimmed_lines(std::string_view text) {
 
 }  // namespace
 
+std::vector<std::string_view> signature_winner_queries(const KnowledgeBase& kb) {
+  std::vector<std::string_view> queries;
+  for (const Entry& entry : kb.entries) {
+    if (!entry.shape_ok || is_plain_line(entry.text("/signature"))) continue;
+    for (const std::string_view line : trimmed_lines(entry.text("/signature")))
+      queries.push_back(line);
+  }
+  std::sort(queries.begin(), queries.end());
+  queries.erase(std::unique(queries.begin(), queries.end()), queries.end());
+  return queries;
+}
+
 std::vector<std::size_t> signature_winners(const KnowledgeBase& kb,
                                            const RegexesMatching& matching) {
   const std::size_t n = kb.entries.size();
