@@ -40,26 +40,40 @@ json atom_feed_model(const SiteModel& model, const Language& language, const jso
           {"entries", std::move(entries)}};
 }
 
-json sitemap_model(const SiteModel& model) {
-  const std::string& base = model.config().base_url;
+namespace {
+
+// A page of each language, its path under the language's folder.
+struct SitemapPage {
+  std::string suffix, lastmod;
+  std::vector<bool> in;  // per language: whether the page is its own (an entry translated)
+};
+
+// Every page: the home and search pages, each page of each domain's list, each entry's page.
+std::vector<SitemapPage> sitemap_pages(const SiteModel& model) {
   const auto& languages = model.languages();
-  struct Page {
-    std::string suffix, lastmod;
-    std::vector<bool> in;  // per language: whether the page is its own (an entry translated)
-  };
   const std::vector<bool> all(languages.size(), true);
-  std::vector<Page> pages = {{"index.html", "", all}, {"search.html", "", all}};
-  for (const auto& [domain, members] : model.domains())
-    pages.push_back({"domains/" + domain + ".html", "", all});
+  std::vector<SitemapPage> pages = {{"index.html", "", all}, {"search.html", "", all}};
+  for (const auto& [domain, members] : model.domains()) {
+    for (std::size_t k = 1; k <= model.domain_page_count(domain); ++k)
+      pages.push_back({site_domain_path("", domain, k).substr(1), "", all});
+  }
   for (std::size_t i = 0; i < model.records().size(); ++i) {
     const ordered_json& record = *model.records()[i];
     std::vector<bool> in;
     for (const Language& language : languages) in.push_back(model.translated(i, language));
-    pages.push_back({"entries/" + string_field(record, "id") + ".html",
+    pages.push_back({site_entry_path("", string_field(record, "id")).substr(1),
                      string_field(record, "last_updated"), std::move(in)});
   }
+  return pages;
+}
+
+}  // namespace
+
+json sitemap_model(const SiteModel& model) {
+  const std::string& base = model.config().base_url;
+  const auto& languages = model.languages();
   json urls = json::array();
-  for (const Page& page : pages) {
+  for (const SitemapPage& page : sitemap_pages(model)) {
     json alternates = json::array();
     for (std::size_t l = 0; l < languages.size(); ++l) {
       if (page.in[l])
@@ -79,32 +93,76 @@ json sitemap_model(const SiteModel& model) {
   return {{"urls", std::move(urls)}};
 }
 
-json llms_model(const SiteModel& model, const json& strings) {
+std::vector<SitemapFile> sitemap_files(const SiteModel& model, std::size_t max_urls) {
+  json urls = std::move(sitemap_model(model)["urls"]);
+  if (urls.size() <= max_urls) return {{"sitemap.xml", "sitemap.xml", {{"urls", std::move(urls)}}}};
+  std::vector<SitemapFile> files = {
+      {"sitemap.xml", "sitemap_index.xml", {{"sitemaps", json::array()}}}};
+  for (std::size_t begin = 0; begin < urls.size(); begin += max_urls) {
+    const std::string name = "sitemap-" + std::to_string(files.size()) + ".xml";
+    files.front().model["sitemaps"].push_back({{"loc", model.config().base_url + name}});
+    const auto from = urls.begin() + static_cast<std::ptrdiff_t>(begin);
+    const auto to =
+        urls.begin() + static_cast<std::ptrdiff_t>(std::min(begin + max_urls, urls.size()));
+    files.push_back({name, "sitemap.xml", {{"urls", json(from, to)}}});
+  }
+  return files;
+}
+
+namespace {
+
+// A record's line in llms.txt: its signature as the text of a link to its Markdown page.
+json llms_entry(const ordered_json& record, const std::string& base_pages) {
+  std::string title = string_field(record, "signature");
+  for (char& c : title) {
+    if (c == '[' || c == ']' || c == '\n') c = ' ';  // inside a Markdown link's text
+  }
+  return {{"title", title},
+          {"href", base_pages + string_field(record, "id") + ".md"},
+          {"summary", first_sentence(string_field(record, "root_cause"), 200)}};
+}
+
+// What llms.txt has of a knowledge base too large to list: each domain with its count and its
+// page, and the entries updated last.
+json llms_bounded(const SiteModel& model, const std::string& base_pages, std::size_t max_entries) {
+  const std::string& base_code = model.languages().front().code;
+  json domains = json::array();
+  for (const auto& [domain, members] : model.domains()) {
+    domains.push_back({{"name", domain},
+                       {"href", site_domain_path(base_code, domain)},
+                       {"count", std::to_string(members.size())}});
+  }
+  json recent = json::array();
+  for (std::size_t i : model.recently_updated(max_entries))
+    recent.push_back(llms_entry(*model.records()[i], base_pages));
+  return {{"total", std::to_string(model.records().size())},
+          {"domains", std::move(domains)},
+          {"recent", std::move(recent)}};
+}
+
+}  // namespace
+
+json llms_model(const SiteModel& model, const json& strings, std::size_t max_entries) {
   std::string pages;
   for (const Language& language : model.languages())
     pages += (pages.empty() ? "md/" : ", md/") + language.code + "/<id>.md";
   const std::string base_pages = "md/" + model.languages().front().code + "/";
-  json domains = json::array();
-  for (const auto& [domain, members] : model.domains()) {
-    json entries = json::array();
-    for (std::size_t i : members) {
-      const ordered_json& r = *model.records()[i];
-      std::string title = string_field(r, "signature");
-      for (char& c : title) {
-        if (c == '[' || c == ']' || c == '\n') c = ' ';  // inside a Markdown link's text
-      }
-      entries.push_back({{"title", title},
-                         {"href", base_pages + string_field(r, "id") + ".md"},
-                         {"summary", first_sentence(string_field(r, "root_cause"), 200)}});
-    }
-    domains.push_back({{"name", domain}, {"entries", std::move(entries)}});
-  }
-  return {
+  json llms = {
       {"title", model.config().title},
       {"summary", model.config().description.empty() ? strings.value("llms_summary", std::string())
                                                      : model.config().description},
       {"pages", pages},
-      {"domains", std::move(domains)}};
+      {"domains", json::array()}};
+  if (model.records().size() > max_entries) {
+    llms["bounded"] = llms_bounded(model, base_pages, max_entries);
+    return llms;
+  }
+  for (const auto& [domain, members] : model.domains()) {
+    json entries = json::array();
+    for (std::size_t i : members) entries.push_back(llms_entry(*model.records()[i], base_pages));
+    llms["domains"].push_back({{"name", domain}, {"entries", std::move(entries)}});
+  }
+  return llms;
 }
 
 }  // namespace kbc

@@ -1,8 +1,12 @@
 // The models of the site's machine-read files: each language's Atom feed (feed.xml), the
-// sitemap (sitemap.xml) and llms.txt, rendered through templates/site/<file>.mustache.
+// sitemap (sitemap.xml, split past 50,000 URLs) and llms.txt, rendered through
+// templates/site/<file>.mustache.
 #pragma once
 
 #include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
 
 #include "model/languages.h"
 #include "site/site_model.h"
@@ -17,9 +21,26 @@ nlohmann::json atom_feed_model(const SiteModel& model, const Language& language,
 // last_updated (needs base_url).
 nlohmann::json sitemap_model(const SiteModel& model);
 
+// The URLs a sitemap may list (sitemaps.org): a site with more gets a sitemap index.
+constexpr std::size_t kMaxSitemapUrls = 50000;
+
+// The sitemap's files under site/, each with its template (under templates/site/) and model:
+// sitemap.xml alone when the site has at most `max_urls` URLs; else sitemap.xml is the index
+// (sitemap_index.xml) of sitemap-1.xml, sitemap-2.xml, ..., each of at most `max_urls` URLs.
+struct SitemapFile {
+  std::string path, template_name;
+  nlohmann::json model;
+};
+std::vector<SitemapFile> sitemap_files(const SiteModel& model,
+                                       std::size_t max_urls = kMaxSitemapUrls);
+
 // The knowledge base for language models (llmstxt.org): where its Markdown pages and records
 // are, and each domain's entries with the first sentence of their root cause. `strings`: the
-// base language's UI strings.
-nlohmann::json llms_model(const SiteModel& model, const nlohmann::json& strings);
+// base language's UI strings. A knowledge base of more than `max_entries` entries gets, instead
+// of every entry, each domain with its count and a link to its page, and the `max_entries`
+// entries updated last: llms.txt stays a few hundred kB however many entries there are.
+constexpr std::size_t kMaxLlmsEntries = 500;
+nlohmann::json llms_model(const SiteModel& model, const nlohmann::json& strings,
+                          std::size_t max_entries = kMaxLlmsEntries);
 
 }  // namespace kbc

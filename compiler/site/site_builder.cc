@@ -210,9 +210,10 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
                 code + "/404.html",
                 renderer->page(code, "not_found", model.plain_page("404", language, text)));
             for (const auto& [domain, members] : model.domains()) {
-              out.emplace_back(
-                  site_domain_path(code, domain),
-                  renderer->page(code, "domain", model.domain_page(domain, language, text)));
+              for (std::size_t page = 1; page <= model.domain_page_count(domain); ++page)
+                out.emplace_back(site_domain_path(code, domain, page),
+                                 renderer->page(code, "domain",
+                                                model.domain_page(domain, language, text, page)));
             }
             if (!model.config().base_url.empty())
               out.emplace_back(code + "/feed.xml",
@@ -282,9 +283,10 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     tree.add("site/" + path, std::move(content));
   };
   const std::vector<json> strings = all_strings(model, templates);
-  for (const char* name : {"layout.html", "search_form.html", "paste_box.html", "entry.html",
-                           "home.html", "domain.html", "search.html", "not_found.html", "root.html",
-                           "root_not_found.html", "feed.xml", "sitemap.xml", "llms.txt"}) {
+  for (const char* name :
+       {"layout.html", "search_form.html", "paste_box.html", "entry.html", "home.html",
+        "domain.html", "search.html", "not_found.html", "root.html", "root_not_found.html",
+        "feed.xml", "sitemap.xml", "sitemap_index.xml", "llms.txt"}) {
     templates.text(std::string("site/") + name + ".mustache");  // read once, before workers
   }
   {
@@ -302,7 +304,8 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   std::string robots = "User-agent: *\nAllow: /\n";
   if (!model.config().base_url.empty()) {
     robots += "Sitemap: " + model.config().base_url + "sitemap.xml\n";
-    add("sitemap.xml", renderer.file("sitemap.xml", sitemap_model(model)));
+    for (const SitemapFile& file : sitemap_files(model))
+      add(file.path, renderer.file(file.template_name, file.model));
   }
   add("robots.txt", robots);
   add("llms.txt", renderer.file("llms.txt", llms_model(model, strings.front())));

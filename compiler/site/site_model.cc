@@ -72,6 +72,59 @@ std::string short_title(const std::string& title, const std::string& code) {
   return head_text(in_first_line ? title.substr(at) : title, SiteModel::kMaxHeading);
 }
 
+// "Page 2 of 3": the UI string page_of with {k} and {n} replaced.
+std::string page_of(const json& strings, std::size_t page, std::size_t pages) {
+  const std::string text = ui_label(strings, "page_of", "Page {k} of {n}");
+  return replace_all(replace_all(text, "{k}", count_text(page, strings)), "{n}",
+                     count_text(pages, strings));
+}
+
+// The links between the pages of a list, `href(k)` the way to page k: previous, next, and the
+// page numbers. The numbers are the first, the last and those within two of the current page,
+// with a gap for the others, so a page of a list of 1,000 pages has a dozen links, not 1,000.
+template <typename Href>
+json pagination_data(std::size_t page, std::size_t pages, const json& strings, const Href& href) {
+  json nav = {{"label", ui_label(strings, "pagination", "Pages")},
+              {"page_of", page_of(strings, page, pages)},
+              {"pages", json::array()}};
+  if (page > 1)
+    nav["prev"] = {{"href", href(page - 1)},
+                   {"label", ui_label(strings, "previous_page", "Previous")}};
+  if (page < pages)
+    nav["next"] = {{"href", href(page + 1)}, {"label", ui_label(strings, "next_page", "Next")}};
+  std::vector<std::size_t> numbers = {1};
+  for (std::size_t k = page > 3 ? page - 2 : 2; k <= std::min(page + 2, pages); ++k)
+    numbers.push_back(k);
+  if (numbers.back() != pages) numbers.push_back(pages);
+  const auto add = [&](std::size_t k) {
+    const std::string label = ui_label(strings, "page_number", "Page {n}");
+    json item = {{"number", count_text(k, strings)},
+                 {"href", href(k)},
+                 {"label", replace_all(label, "{n}", count_text(k, strings))}};
+    if (k == page) item["current"] = true;
+    nav["pages"].push_back(std::move(item));
+  };
+  std::size_t last = 0;
+  for (std::size_t k : numbers) {
+    if (k == last + 2) add(last + 1);  // a gap of one number: the number itself
+    if (k > last + 2) nav["pages"].push_back({{"gap", true}});
+    add(k);
+    last = k;
+  }
+  return nav;
+}
+
+// `members` (record indexes, in id order) by category, then id: the order of a domain's list.
+std::vector<std::size_t> by_category(const std::vector<const ordered_json*>& records,
+                                     const std::vector<std::size_t>& members) {
+  std::vector<std::pair<std::string, std::size_t>> keyed;
+  for (std::size_t i : members) keyed.emplace_back(string_field(*records[i], "category"), i);
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::size_t> order;
+  for (const auto& [category, i] : keyed) order.push_back(i);
+  return order;
+}
+
 }  // namespace
 
 std::string favicon_name(const SiteConfig& config) {
@@ -93,8 +146,9 @@ std::string site_entry_path(std::string_view language, std::string_view id) {
   return std::string(language) + "/entries/" + std::string(id) + ".html";
 }
 
-std::string site_domain_path(std::string_view language, std::string_view domain) {
-  return std::string(language) + "/domains/" + std::string(domain) + ".html";
+std::string site_domain_path(std::string_view language, std::string_view domain, std::size_t page) {
+  const std::string list = std::string(language) + "/domains/" + std::string(domain);
+  return page <= 1 ? list + ".html" : list + "/page-" + std::to_string(page) + ".html";
 }
 
 std::string up_from(std::string_view path) {
@@ -115,6 +169,8 @@ SiteModel::SiteModel(std::vector<const ordered_json*> records, SiteConfig config
     by_id_[string_field(*records_[i], "id")] = i;
     domains_[string_field(*records_[i], "domain")].push_back(i);
   }
+  for (const auto& [domain, members] : domains_)
+    domain_lists_[domain] = by_category(records_, members);
   add_relations();
 }
 
@@ -181,6 +237,12 @@ SiteModel::Title SiteModel::title(std::size_t record, const Language& language) 
   return translated.empty() ? Title{signature, true} : Title{translated, false};
 }
 
+std::size_t SiteModel::title_room() const {
+  // <title> is the page's title and " · " and the site's: at most kMaxTitle code points.
+  const std::size_t site = code_points(config_.title) + 3;
+  return kMaxTitle > site + 30 ? kMaxTitle - site : 30;
+}
+
 json SiteModel::common(const std::string& path, const std::string& alternate_suffix,
                        const std::string& page_title, const Language& language,
                        const std::vector<bool>* has_language) const {
@@ -189,9 +251,7 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
   json page;
   page["html_lang"] = language.html_lang;
   page["base_lang"] = base_lang();  // marks the texts that are not translated
-  // <title> is the page's title and " · " and the site's: at most kMaxTitle code points.
-  const std::size_t site = code_points(config_.title) + 3;
-  page["page_title"] = head_text(page_title, kMaxTitle > site + 30 ? kMaxTitle - site : 30);
+  page["page_title"] = head_text(page_title, title_room());
   page["site_title"] = config_.title;
   page["og_locale"] = replace_characters(language.html_lang, {{'-', "_"}});
   page["og_type"] = "website";
@@ -376,30 +436,50 @@ json SiteModel::home_page(const Language& language, const json& strings) const {
   return page;
 }
 
+std::size_t SiteModel::domain_page_count(const std::string& domain) const {
+  const std::size_t size = domains_.at(domain).size();
+  return size == 0 ? 1 : (size + kDomainPageSize - 1) / kDomainPageSize;
+}
+
 json SiteModel::domain_page(const std::string& domain, const Language& language,
-                            const json& strings) const {
-  const std::string path = site_domain_path(language.code, domain);
-  json page = common(path, "domains/" + domain + ".html", domain, language);
-  const std::string up = page["up"];
-  std::map<std::string, json> categories;
-  const auto& members = domains_.at(domain);
-  for (std::size_t i : members) {
-    const Title t = title(i, language);
-    json item = {{"title", short_title(t.text, string_field(*records_[i], "error_code"))},
-                 {"href", up + site_entry_path(language.code, string_field(*records_[i], "id"))},
-                 {"error_code", string_field(*records_[i], "error_code")}};
-    if (t.untranslated) item["title_lang"] = base_lang();
-    categories[string_field(*records_[i], "category")].push_back(std::move(item));
-  }
+                            const json& strings, std::size_t page) const {
+  const std::size_t pages = domain_page_count(domain);
+  page = std::clamp<std::size_t>(page, 1, pages);
+  const std::string path = site_domain_path(language.code, domain, page);
+  // Page k's title ends with its number, whatever the domain's name leaves of it.
+  const std::string number = page > 1 ? " – " + page_of(strings, page, pages) : "";
+  const std::size_t room = title_room() - std::min(title_room(), code_points(number));
+  const std::string heading = head_text(domain, room) + number;
+  json model = common(path, path.substr(language.code.size() + 1), heading, language);
+  const std::string up = model["up"];
+  // The page's slice of the domain's list, a section per category.
+  const std::vector<std::size_t>& list = domain_lists_.at(domain);
+  const std::size_t begin = std::min((page - 1) * kDomainPageSize, list.size());
+  const std::size_t end = std::min(begin + kDomainPageSize, list.size());
   json groups = json::array();
-  for (auto& [name, entries] : categories)
-    groups.push_back({{"name", name},
-                      {"label", value_label(strings, "category_", name)},
-                      {"entries", std::move(entries)}});
-  page["domain"] = domain;
-  page["count"] = count_label(strings, "entries_count", members.size());
-  page["categories"] = std::move(groups);
-  return page;
+  for (std::size_t k = begin; k < end; ++k) {
+    const ordered_json& r = *records_[list[k]];
+    const std::string category = string_field(r, "category");
+    if (groups.empty() || groups.back()["name"] != category)
+      groups.push_back({{"name", category},
+                        {"label", value_label(strings, "category_", category)},
+                        {"entries", json::array()}});
+    const Title t = title(list[k], language);
+    json item = {{"title", short_title(t.text, string_field(r, "error_code"))},
+                 {"href", up + site_entry_path(language.code, string_field(r, "id"))},
+                 {"error_code", string_field(r, "error_code")}};
+    if (t.untranslated) item["title_lang"] = base_lang();
+    groups.back()["entries"].push_back(std::move(item));
+  }
+  model["domain"] = domain;
+  model["count"] = count_label(strings, "entries_count", domains_.at(domain).size());
+  model["categories"] = std::move(groups);
+  if (pages > 1) {
+    model["pagination"] = pagination_data(page, pages, strings, [&](std::size_t k) {
+      return up + site_domain_path(language.code, domain, k);
+    });
+  }
+  return model;
 }
 
 json SiteModel::plain_page(const std::string& name, const Language& language,

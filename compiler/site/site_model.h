@@ -23,9 +23,12 @@
 
 namespace kbc {
 
-// Paths of pages under site/.
+// Paths of pages under site/. A domain's list is cut in pages of SiteModel::kDomainPageSize
+// entries: page 1 is domains/<domain>.html, page k domains/<domain>/page-<k>.html (a domain has
+// no '/' in its name, so no domain's page 1 can have that path).
 std::string site_entry_path(std::string_view language, std::string_view id);
-std::string site_domain_path(std::string_view language, std::string_view domain);
+std::string site_domain_path(std::string_view language, std::string_view domain,
+                             std::size_t page = 1);
 // The site's icon under site/assets/: kbc.yaml's favicon, else its logo when browsers take it as
 // an icon, else kbc's own (favicon.svg); and the MIME type of an image by its name.
 std::string favicon_name(const SiteConfig& config);
@@ -55,8 +58,11 @@ class SiteModel {
   MustacheData entry_page(std::size_t record, const Language& language,
                           const nlohmann::json& strings) const;
   nlohmann::json home_page(const Language& language, const nlohmann::json& strings) const;
+  // Page `page` (from 1) of the domain's list: its entries by category, then id, with links to
+  // the other pages when there are several. The count is the domain's whole.
   nlohmann::json domain_page(const std::string& domain, const Language& language,
-                             const nlohmann::json& strings) const;
+                             const nlohmann::json& strings, std::size_t page = 1) const;
+  std::size_t domain_page_count(const std::string& domain) const;
   // The search page ("search") or the not-found page ("404"). The home and search pages have
   // `match_data`, the link to the paste box's data (site_builder.h), which the renderer takes
   // as the sign to add the box.
@@ -77,6 +83,8 @@ class SiteModel {
 
   static constexpr std::size_t kMaxTitle = 70;    // <title>, in code points
   static constexpr std::size_t kMaxHeading = 60;  // an entry page's <h1>
+  // Entries on one page of a domain's list: a page stays small however large the domain.
+  static constexpr std::size_t kDomainPageSize = 100;
 
  private:
   struct Link {
@@ -91,6 +99,8 @@ class SiteModel {
   void add_relations();
   // The base language's html_lang, which marks the texts a page shows untranslated.
   const std::string& base_lang() const { return languages_.front().html_lang; }
+  // The code points a page's own title may have in <title>, beside the site's.
+  std::size_t title_room() const;
   // What every page has. `has_language`: per language, whether the page exists in it (hreflang
   // links), when not all do.
   nlohmann::json common(const std::string& path, const std::string& alternate_suffix,
@@ -107,6 +117,8 @@ class SiteModel {
   std::vector<Language> languages_;
   std::map<std::string, std::size_t> by_id_;
   std::map<std::string, std::vector<std::size_t>> domains_;
+  // Per domain: its records in the order of its pages, by category, then id.
+  std::map<std::string, std::vector<std::size_t>> domain_lists_;
   std::vector<Relations> relations_;
   std::vector<std::string> source_paths_;
 };

@@ -1,0 +1,245 @@
+// The site's lists at scale: a domain's list cut in pages, the sitemap split past its limit,
+// llms.txt bounded, and the links of a site with a paginated domain.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "base/file_system.h"
+#include "render/templates.h"
+#include "site/feeds.h"
+#include "site/link_check.h"
+#include "site/site_builder.h"
+#include "site/site_model.h"
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+// `count` records of domain `domain`, ids <domain>/e000, <domain>/e001, ...; every third of
+// category build_error, the others runtime_error.
+std::vector<ordered_json> domain_records(const std::string& domain, std::size_t count) {
+  std::vector<ordered_json> records;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string number = std::to_string(i);
+    number.insert(0, 3 - std::min<std::size_t>(3, number.size()), '0');
+    const std::string id = domain + "/e" + number;
+    records.push_back({{"id", id},
+                       {"signature", "Error " + id},
+                       {"domain", domain},
+                       {"category", i % 3 == 0 ? "build_error" : "runtime_error"},
+                       {"root_cause", "Because of " + id + "."},
+                       {"last_updated", "2024-01-" + std::string(i % 2 ? "02" : "01")}});
+  }
+  return records;
+}
+
+std::vector<const ordered_json*> pointers(const std::vector<ordered_json>& records) {
+  std::vector<const ordered_json*> out;
+  for (const auto& r : records) out.push_back(&r);
+  return out;
+}
+
+kbc::SiteConfig with_base_url() {
+  kbc::SiteConfig config;
+  config.title = "KB";
+  config.base_url = "https://kb.example/";
+  return config;
+}
+
+const json kStrings = {{"entries_count", "{n} entries"}, {"page_of", "Page {k} of {n}"},
+                       {"page_number", "Page {n}"},      {"pagination", "Pages"},
+                       {"previous_page", "Previous"},    {"next_page", "Next"}};
+
+std::size_t entry_count(const json& page) {
+  std::size_t count = 0;
+  for (const auto& category : page["categories"]) count += category["entries"].size();
+  return count;
+}
+
+// The page numbers of a page's pagination, "…" for a gap, "[k]" for the current page.
+std::string numbers(const json& page) {
+  std::string out;
+  for (const auto& item : page["pagination"]["pages"]) {
+    if (!out.empty()) out += " ";
+    if (item.contains("gap"))
+      out += "…";
+    else if (item.contains("current"))
+      out += "[" + item["number"].get<std::string>() + "]";
+    else
+      out += item["number"].get<std::string>();
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a domain of 250 entries is listed on 3 pages, the first at the domain's old path") {
+  const auto records = domain_records("cuda", 250);
+  const kbc::SiteModel model(pointers(records), with_base_url());
+  const kbc::Language& en = kbc::default_languages()[0];
+  REQUIRE(model.domain_page_count("cuda") == 3);
+  CHECK(kbc::site_domain_path("en", "cuda", 1) == "en/domains/cuda.html");
+  CHECK(kbc::site_domain_path("en", "cuda", 2) == "en/domains/cuda/page-2.html");
+
+  const json first = model.domain_page("cuda", en, kStrings, 1);
+  CHECK(first["canonical"] == "https://kb.example/en/domains/cuda.html");
+  CHECK(first["page_title"] == "cuda");
+  CHECK(first["count"] == "250 entries");  // the whole domain's, on every page
+  CHECK(entry_count(first) == 100);
+  // By category, then id: build_error's 84 entries first, then runtime_error's.
+  CHECK(first["categories"][0]["name"] == "build_error");
+  CHECK(first["categories"][0]["entries"].size() == 84);
+  CHECK(first["categories"][1]["entries"][0]["href"] == "../../en/entries/cuda/e001.html");
+  const json& nav = first["pagination"];
+  CHECK(nav["label"] == "Pages");
+  CHECK(nav["page_of"] == "Page 1 of 3");
+  CHECK_FALSE(nav.contains("prev"));
+  CHECK(nav["next"]["href"] == "../../en/domains/cuda/page-2.html");
+  CHECK(numbers(first) == "[1] 2 3");
+  CHECK(nav["pages"][0]["href"] == "../../en/domains/cuda.html");
+  CHECK(nav["pages"][2]["label"] == "Page 3");
+
+  const json second = model.domain_page("cuda", en, kStrings, 2);
+  CHECK(second["up"] == "../../../");
+  CHECK(second["canonical"] == "https://kb.example/en/domains/cuda/page-2.html");
+  CHECK(second["page_title"] == "cuda – Page 2 of 3");
+  CHECK(second["alternates"][1]["href"] == "https://kb.example/zh/domains/cuda/page-2.html");
+  CHECK(second["switch"][0]["href"] == "../../../zh/domains/cuda/page-2.html");
+  CHECK(second["pagination"]["prev"]["href"] == "../../../en/domains/cuda.html");
+  CHECK(second["pagination"]["next"]["href"] == "../../../en/domains/cuda/page-3.html");
+  CHECK(numbers(second) == "1 [2] 3");
+  // The 101st entry: the 17th of runtime_error, whose ids skip every third number.
+  CHECK(second["categories"][0]["entries"][0]["href"] == "../../../en/entries/cuda/e025.html");
+
+  const json third = model.domain_page("cuda", en, kStrings, 3);
+  CHECK(entry_count(third) == 50);
+  CHECK_FALSE(third["pagination"].contains("next"));
+  CHECK(third["categories"].back()["entries"].back()["href"] ==
+        "../../../en/entries/cuda/e248.html");
+}
+
+TEST_CASE("the title of a later page keeps its number however long the domain's name") {
+  const std::string domain(64, 'd');
+  const auto records = domain_records(domain, 101);
+  const kbc::SiteModel model(pointers(records), with_base_url());
+  const kbc::Language& en = kbc::default_languages()[0];
+  const std::string title = model.domain_page(domain, en, kStrings, 2)["page_title"];
+  CHECK(title.ends_with("… – Page 2 of 2"));
+  CHECK(title.size() < domain.size() + 14);
+  CHECK(model.domain_page(domain, en, kStrings, 1)["page_title"] ==
+        model.domain_page(domain, en, kStrings)["page_title"]);
+}
+
+TEST_CASE("a domain of at most 100 entries has one page and no page links") {
+  const auto records = domain_records("cuda", 100);
+  const kbc::SiteModel model(pointers(records), {});
+  CHECK(model.domain_page_count("cuda") == 1);
+  const json page = model.domain_page("cuda", kbc::default_languages()[1], kStrings);
+  CHECK(entry_count(page) == 100);
+  CHECK_FALSE(page.contains("pagination"));
+  CHECK(page["page_title"] == "cuda");
+}
+
+TEST_CASE("a long list links its first and last pages and those near the current one") {
+  const auto records = domain_records("d", 2000);  // 20 pages
+  const kbc::SiteModel model(pointers(records), {});
+  const kbc::Language& en = kbc::default_languages()[0];
+  CHECK(numbers(model.domain_page("d", en, kStrings, 1)) == "[1] 2 3 … 20");
+  CHECK(numbers(model.domain_page("d", en, kStrings, 4)) == "1 2 3 [4] 5 6 … 20");
+  CHECK(numbers(model.domain_page("d", en, kStrings, 5)) == "1 2 3 4 [5] 6 7 … 20");  // no gap of 1
+  CHECK(numbers(model.domain_page("d", en, kStrings, 10)) == "1 … 8 9 [10] 11 12 … 20");
+  CHECK(numbers(model.domain_page("d", en, kStrings, 20)) == "1 … 18 19 [20]");
+}
+
+TEST_CASE("the sitemap lists every page of every domain") {
+  const auto records = domain_records("cuda", 250);
+  const kbc::SiteModel model(pointers(records), with_base_url());
+  std::set<std::string> locs;
+  const json sitemap = kbc::sitemap_model(model);
+  for (const auto& url : sitemap["urls"]) locs.insert(url["loc"].get<std::string>());
+  for (const char* language : {"en", "zh"}) {
+    for (std::size_t page = 1; page <= 3; ++page)
+      CHECK(locs.count("https://kb.example/" + kbc::site_domain_path(language, "cuda", page)));
+  }
+  CHECK_FALSE(locs.count("https://kb.example/en/domains/cuda/page-4.html"));
+}
+
+TEST_CASE("a sitemap past its limit becomes an index of parts within it") {
+  const auto records = domain_records("cuda", 3);
+  const kbc::SiteModel model(pointers(records), with_base_url());
+  // Each language's home, search, domain page and 3 entry pages (the Chinese ones untranslated,
+  // so not listed): 6 English and 3 Chinese URLs.
+  const json urls = kbc::sitemap_model(model)["urls"];
+  REQUIRE(urls.size() == 9);
+
+  const auto whole = kbc::sitemap_files(model, 9);
+  REQUIRE(whole.size() == 1);
+  CHECK(whole[0].path == "sitemap.xml");
+  CHECK(whole[0].template_name == "sitemap.xml");
+  CHECK(whole[0].model["urls"] == urls);
+
+  const auto split = kbc::sitemap_files(model, 4);
+  REQUIRE(split.size() == 4);  // the index and 3 parts: 4, 4 and 1 URLs
+  CHECK(split[0].path == "sitemap.xml");
+  CHECK(split[0].template_name == "sitemap_index.xml");
+  CHECK(split[0].model["sitemaps"] == json::array({{{"loc", "https://kb.example/sitemap-1.xml"}},
+                                                   {{"loc", "https://kb.example/sitemap-2.xml"}},
+                                                   {{"loc", "https://kb.example/sitemap-3.xml"}}}));
+  json joined = json::array();
+  for (std::size_t k = 1; k < split.size(); ++k) {
+    CHECK(split[k].path == "sitemap-" + std::to_string(k) + ".xml");
+    CHECK(split[k].template_name == "sitemap.xml");
+    CHECK(split[k].model["urls"].size() == (k < 3 ? 4 : 1));
+    for (const auto& url : split[k].model["urls"]) joined.push_back(url);
+  }
+  CHECK(joined == urls);
+  CHECK(kbc::sitemap_files(model, 3).size() == 4);  // 3 parts of exactly 3
+}
+
+TEST_CASE("llms.txt lists every entry of a small knowledge base, domains and recent of a large") {
+  const auto records = domain_records("cuda", 5);
+  const kbc::SiteModel model(pointers(records), {});
+  const json all = kbc::llms_model(model, kStrings, 5);
+  CHECK(all["domains"][0]["entries"].size() == 5);
+  CHECK_FALSE(all.contains("bounded"));
+
+  const json bounded = kbc::llms_model(model, kStrings, 2);
+  CHECK(bounded["domains"].empty());
+  CHECK(bounded["bounded"]["domains"] ==
+        json::array({{{"name", "cuda"}, {"href", "en/domains/cuda.html"}, {"count", "5"}}}));
+  REQUIRE(bounded["bounded"]["recent"].size() == 2);
+  CHECK(bounded["bounded"]["recent"][0]["href"] == "md/en/cuda/e001.md");  // updated last
+}
+
+TEST_CASE("a site with a paginated domain has every page, and every link leads to a page") {
+  const auto records = domain_records("cuda", 201);
+  const kbc::SiteModel model(pointers(records), with_base_url());
+  const kbc::MemoryFileSystem fs;
+  const kbc::TemplateSet templates(fs, "/kb");
+  kbc::OutputTree tree;
+  kbc::build_site(model, templates, tree);
+  const auto& files = tree.files();
+  for (const char* path : {"site/en/domains/cuda.html", "site/en/domains/cuda/page-2.html",
+                           "site/zh/domains/cuda/page-3.html"})
+    CHECK(files.count(path));
+  CHECK_FALSE(files.count("site/en/domains/cuda/page-4.html"));
+  // Each entry's page links to page 1 of its domain; api/ and md/ are the caller's.
+  for (const auto& problem : kbc::check_site_links(tree)) {
+    INFO(problem.path << ": " << problem.message);
+    CHECK((problem.message.find("api/") != std::string::npos ||
+           problem.message.find("md/") != std::string::npos));
+  }
+  const std::string& second = files.at("site/en/domains/cuda/page-2.html");
+  CHECK(second.find("<title>cuda – Page 2 of 3 · KB</title>") != std::string::npos);
+  CHECK(second.find("<p class=\"lede\">201 entries · Page 2 of 3</p>") != std::string::npos);
+  CHECK(second.find("<nav class=\"pagination\" aria-label=\"Pages\">") != std::string::npos);
+  CHECK(second.find("<a href=\"../../../en/domains/cuda/page-2.html\" aria-label=\"Page 2\" "
+                    "aria-current=\"page\">2</a>") != std::string::npos);
+  CHECK(second.find("rel=\"prev\">Previous</a>") != std::string::npos);
+  CHECK(files.at("site/sitemap.xml").find("https://kb.example/zh/domains/cuda/page-3.html") !=
+        std::string::npos);
+  CHECK(files.at("site/en/domains/cuda.html").find("aria-current=\"page\">1</a>") !=
+        std::string::npos);
+}
