@@ -131,13 +131,15 @@ const std::vector<Command>& all_commands() {
       {"build",
        "",
        "Lints, then writes kb.json, api/<id>.json, md/{en,zh}/<id>.md and the site (site/) into\n"
-       "the output folder, replacing it in one step. With any lint error or a broken link in the\n"
-       "site, the output folder is left untouched.",
+       "the output folder, writing only the files whose bytes change. With any lint error or a\n"
+       "broken link in the site, the output folder is left untouched.",
        {kRoot,
         {"--out", "DIR", "output folder", {}, {}, "dist/ under the root"},
         {"--base-url", "URL", "absolute URL of the published site (overrides kbc.yaml)"},
         {"--keep-going", "", "leave out entries with errors, build the rest, still exit 1"},
-        kNoCache,
+        {"--no-cache", "",
+         "parse every file again instead of using .kbc-cache/, and compare every output file's "
+         "bytes instead of trusting the output's manifest"},
         kTimings,
         kColor,
         kHelp},
