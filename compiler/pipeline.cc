@@ -152,6 +152,33 @@ void add_bundle(std::vector<EntryFiles>& files, OutputTree& tree) {
 
 }  // namespace
 
+std::string build_inputs_digest(const FileSystem& fs, const std::string& root,
+                                const KnowledgeBase& kb, const SiteConfig& config,
+                                const std::set<std::string>& excluded) {
+  const std::string build = executable_identity();
+  if (build.empty()) return "";
+  Digest inputs;
+  inputs.add("kbc build inputs 1").add(build).add(kb.digest);
+  const std::string config_file = join_path(root, kConfigFile);
+  inputs.add(fs.size(config_file) ? fs.read(config_file) : "");
+  inputs.add(config.title).add(config.base_url).add(config.description).add(config.edit_url);
+  for (const SiteConfig::Image* image : {&config.logo, &config.favicon})
+    inputs.add(image->name).add(image->bytes);
+  for (const Language& language : kb.languages) inputs.add(language.code);
+  const std::string templates = join_path(root, "templates");
+  if (fs.is_directory(templates)) {
+    for (const std::string& file : fs.list(templates, ""))
+      inputs.add(file).add(fs.read(join_path(templates, file)));
+  }
+  inputs.add(excluded.size());
+  for (const std::string& path : excluded) inputs.add(path);
+  return inputs.hex();
+}
+
+std::size_t entries_to_build_count(const KnowledgeBase& kb, const std::set<std::string>& excluded) {
+  return entries_to_build(kb, excluded).size();
+}
+
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
                          const TemplateSet& templates, const SiteConfig& config, Progress* progress,
                          OutputStage* stage) {

@@ -56,6 +56,16 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
                          const TemplateSet& templates, const SiteConfig& config,
                          Progress* progress = nullptr, OutputStage* stage = nullptr);
 
+// A digest of everything a build of `kb` with `config` reads, leaving out `excluded`: this build
+// of kbc, every entry and benign file, kbc.yaml, the images it names, the knowledge base's own
+// templates/ and the site settings as given. Two builds with the same digest write the same
+// output. "" when it cannot be known (the executable's identity is unknown).
+std::string build_inputs_digest(const FileSystem& fs, const std::string& root,
+                                const KnowledgeBase& kb, const SiteConfig& config,
+                                const std::set<std::string>& excluded);
+// How many entries a build writes: the schema-valid ones not in `excluded`.
+std::size_t entries_to_build_count(const KnowledgeBase& kb, const std::set<std::string>& excluded);
+
 // The paths of files with at least one error.
 std::set<std::string> paths_with_errors(const Diagnostics& diagnostics);
 

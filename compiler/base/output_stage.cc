@@ -23,7 +23,8 @@ namespace kbc {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::string_view kManifestHeader = "kbc-output 1\n";
+// The manifest's first line: this, then the digest of what the output was built from, if any.
+constexpr std::string_view kManifestHeader = "kbc-output 1";
 constexpr std::string_view kJournal = ".kbc-journal";
 
 [[noreturn]] void fail(const std::string& what, const fs::path& path) {
@@ -350,8 +351,11 @@ OutputStage::~OutputStage() {
 void OutputStage::read_manifest() {
   const std::string text = read_file(out_dir_ / kOutputMarker);
   if (!text.starts_with(kManifestHeader)) return;  // none, or an older kbc's empty marker
-  std::istringstream lines(text.substr(kManifestHeader.size()));
-  for (std::string line; std::getline(lines, line);) {
+  std::istringstream lines(text);
+  std::string line;
+  std::getline(lines, line);
+  const std::string inputs = line.substr(std::min(line.size(), kManifestHeader.size() + 1));
+  while (std::getline(lines, line)) {
     const std::size_t first = line.find('\t'), second = line.find('\t', first + 1);
     if (second == std::string::npos || !is_hex_digest(line.substr(0, first))) {
       old_.clear();  // damaged: trusted no more than a missing one
@@ -361,6 +365,7 @@ void OutputStage::read_manifest() {
     file.digest = line.substr(0, first);
     file.size = std::strtoull(line.c_str() + first + 1, nullptr, 10);
   }
+  built_from_ = inputs;
   known_ = true;
 }
 
@@ -369,6 +374,8 @@ std::string OutputStage::manifest_text() const {
   for (const auto& file : new_) files.push_back(&file);
   std::sort(files.begin(), files.end(), [](auto* a, auto* b) { return a->first < b->first; });
   std::string text(kManifestHeader);
+  if (!inputs_.empty()) text.append(" ").append(inputs_);
+  text += '\n';
   for (const auto* file : files) {
     text.append(file->second.digest).append("\t").append(std::to_string(file->second.size));
     text.append("\t").append(file->first) += '\n';
@@ -454,7 +461,7 @@ OutputStage::Summary OutputStage::commit(Progress* progress) {
   std::sort(journal.remove.begin(), journal.remove.end());
   const Summary summary{journal.move.size(), journal.remove.size()};
   committed_ = true;
-  if (summary.written == 0 && summary.removed == 0 && known_)
+  if (summary.written == 0 && summary.removed == 0 && known_ && inputs_ == built_from_)
     return summary;  // the manifest lists exactly these files: nothing to write
   const std::string manifest = manifest_text();
   if (summary.written == 0 && summary.removed == 0 &&

@@ -19,8 +19,10 @@
 // not exist yet renames the whole staging folder into place at once.
 //
 // The manifest is trusted, as make trusts timestamps: a file changed by hand in the output is not
-// noticed. With `verify`, the manifest is not read: each file is compared with the output's bytes,
-// and anything in the output that kbc would not write (stray files, links) is removed.
+// noticed. It also records a digest of what the output was built from, so that a build whose
+// inputs are the same can skip rendering altogether, as ninja skips a target whose inputs are
+// unchanged. With `verify`, the manifest is not read: each file is compared with the output's
+// bytes, and anything in the output that kbc would not write (stray files, links) is removed.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +60,13 @@ class OutputStage {
   bool has(const std::string& path) const;
   std::size_t size() const;
 
+  // What the output was built from, as the last commit recorded it (a digest of the build's
+  // inputs; "" when unknown or with verify): a build from the same inputs can stop here.
+  const std::string& built_from() const { return built_from_; }
+  std::size_t files_held() const { return old_.size(); }
+  // What this build is built from, recorded in the manifest by commit.
+  void set_inputs(std::string digest) { inputs_ = std::move(digest); }
+
   struct Summary {
     std::size_t written = 0;  // files created or replaced
     std::size_t removed = 0;  // files (or, with verify, other things) removed
@@ -87,6 +96,7 @@ class OutputStage {
   bool staging_made_ = false;
   int lock_ = -1;
   std::unordered_map<std::string, File> old_;  // the manifest of the output as it is
+  std::string built_from_, inputs_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, File> new_;
   std::set<std::string> staged_folders_;

@@ -20,6 +20,20 @@ void print_diagnostics(Diagnostics diagnostics, bool color, const FileSystem* so
   std::cerr << format_text_diagnostics(diagnostics, color);
 }
 
+// The last lines of a build: what it wrote where.
+void report_built(const SiteConfig& config, std::size_t entries, std::size_t files,
+                  const std::string& out_dir, const OutputStage::Summary& written,
+                  std::size_t failed) {
+  if (config.base_url.empty()) {
+    std::cerr << "kbc build: note: no base_url (kbc.yaml or --base-url), so the site has no "
+                 "canonical links, sitemap.xml or Atom feeds\n";
+  }
+  std::cerr << "kbc build: " << entries << " entries, " << files << " files in " << out_dir << " ("
+            << written.written << " written, " << written.removed << " removed)";
+  if (failed != 0) std::cerr << " (" << failed << " file(s) with errors left out)";
+  std::cerr << "\n";
+}
+
 }  // namespace
 
 int run_build(const Arguments& arguments) {
@@ -48,6 +62,13 @@ int run_build(const Arguments& arguments) {
   }
   // Files are staged beside the output as they are made; nothing in it changes before commit.
   OutputStage stage(out_dir, arguments.has("--no-cache"));
+  std::string inputs = build_inputs_digest(fs, root, checked.kb, config, failed);
+  if (!inputs.empty() && inputs == stage.built_from()) {  // as ninja: nothing to do
+    report_built(config, entries_to_build_count(checked.kb, failed), stage.files_held(), out_dir,
+                 {}, failed.size());
+    return failed.empty() ? 0 : 1;
+  }
+  stage.set_inputs(std::move(inputs));
   const BuiltOutput& built = kept_until_exit<BuiltOutput>(
       emit_outputs(checked.kb, failed, TemplateSet(fs, root), config, &progress, &stage));
   if (!built.problems.empty()) {
@@ -61,14 +82,7 @@ int run_build(const Arguments& arguments) {
     const Phase phase("write output");
     written = stage.commit(&progress);
   }
-  if (config.base_url.empty()) {
-    std::cerr << "kbc build: note: no base_url (kbc.yaml or --base-url), so the site has no "
-                 "canonical links, sitemap.xml or Atom feeds\n";
-  }
-  std::cerr << "kbc build: " << built.entries << " entries, " << built.tree.size() << " files in "
-            << out_dir << " (" << written.written << " written, " << written.removed << " removed)";
-  if (!failed.empty()) std::cerr << " (" << failed.size() << " file(s) with errors left out)";
-  std::cerr << "\n";
+  report_built(config, built.entries, built.tree.size(), out_dir, written, failed.size());
   return failed.empty() ? 0 : 1;
 }
 

@@ -101,6 +101,41 @@ TEST_CASE("an unchanged build writes nothing at all") {
   }
 }
 
+TEST_CASE("a build from the same inputs stops before rendering; any other input renders again") {
+  TempKb kb;
+  const auto build = [&](const std::string& options) {
+    const Run run = kbc("build --timings " + kb.arg() + options);
+    INFO(run.output);
+    REQUIRE(run.status == 0);
+    return run.output;
+  };
+  const std::string first = build("");
+  const std::string same = build("");
+  CHECK(same.find("records and Markdown") == std::string::npos);  // skipped
+  CHECK(same.find("(0 written, 0 removed)") != std::string::npos);
+  // The same count of entries and files as the build that wrote them.
+  const std::size_t counts = first.find("kbc build: ", first.find("kbc build: ") + 1);
+  REQUIRE(counts != std::string::npos);
+  CHECK(same.find(first.substr(counts, first.find(" files in ", counts) - counts)) !=
+        std::string::npos);
+  // Each of these changes what the build reads, so it renders again and writes something.
+  CHECK(build(" --base-url https://kb.example/").find("records and Markdown") != std::string::npos);
+  CHECK(build(" --base-url https://kb.example/").find("records and Markdown") == std::string::npos);
+  write(kb.root / "kbc.yaml", "title: Another title\n");
+  std::string changed = build(" --base-url https://kb.example/");
+  CHECK(changed.find("(0 written") == std::string::npos);
+  CHECK(read(kb.root / "dist/site/en/index.html").find("Another title") != std::string::npos);
+  write(kb.root / "templates/site/not_found.html.mustache", "<h1>{{t.not_found_title}}!</h1>\n");
+  changed = build(" --base-url https://kb.example/");
+  CHECK(changed.find("(0 written") == std::string::npos);
+  CHECK(read(kb.root / "dist/site/en/404.html").find("!</h1>") != std::string::npos);
+  // The output edited by hand is not noticed (its manifest is trusted); --no-cache looks.
+  write(kb.root / "dist/kb.json", "edited");
+  CHECK(build(" --base-url https://kb.example/").find("(0 written") != std::string::npos);
+  CHECK(build(" --no-cache --base-url https://kb.example/").find("(1 written") != std::string::npos);
+  CHECK(read(kb.root / "dist/kb.json") != "edited");
+}
+
 TEST_CASE("an edit rewrites that entry's files and the pages that list it, nothing else") {
   TempKb kb;
   const fs::path dist = kb.root / "dist";
