@@ -175,6 +175,23 @@ void make_real_folders(const fs::path& root, const std::string& relative,
   }
 }
 
+std::string parent_of(const std::string& path);
+
+// Whether every folder above `path` (under `root`) is a real folder, not a link: a path of the
+// manifest under a link put in the output by hand is not kbc's to remove.
+bool under_real_folders(const fs::path& root, const std::string& path,
+                        std::set<std::string>& checked) {
+  for (std::size_t slash = path.find('/'); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    const std::string folder = path.substr(0, slash);
+    if (checked.count(folder)) continue;
+    struct stat st {};
+    if (::lstat((root / folder).c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+    checked.insert(folder);
+  }
+  return true;
+}
+
 std::string parent_of(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? std::string() : path.substr(0, slash);
@@ -215,7 +232,9 @@ Journal parse_journal(const std::string& text) {
 // last; then drops the journal and the staging folder.
 void apply_journal(const fs::path& out_dir, const fs::path& staging, Progress* progress) {
   const Journal journal = parse_journal(read_file(staging / kJournal));
+  std::set<std::string> real;
   for (const std::string& path : journal.remove) {
+    if (!under_real_folders(out_dir, path, real)) continue;
     std::error_code error;
     fs::remove_all(out_dir / path, error);
     remove_empty_parents(out_dir, path);
@@ -340,11 +359,11 @@ OutputStage::OutputStage(const std::string& out_dir, bool verify)
 }
 
 OutputStage::~OutputStage() {
-  if (!committed_) {
-    std::error_code error;
-    if (fs::exists(staging_, error) && !fs::exists(staging_ / kJournal, error))
-      remove_tree(staging_);
-  }
+  // Staged files that no valid journal names are dropped; a valid journal is left to the next
+  // build (commit failed while carrying it out).
+  std::error_code error;
+  if (staging_made_ && fs::exists(staging_, error) && !fs::exists(staging_ / kJournal, error))
+    remove_tree(staging_);
   if (lock_ >= 0) ::close(lock_);
 }
 
@@ -384,12 +403,25 @@ std::string OutputStage::manifest_text() const {
 }
 
 fs::path OutputStage::staged_path(const std::string& path) {
-  const std::string folder = parent_of(path);
+  // The staging folder is kbc's own, made fresh: its folders are made without a check for links,
+  // and outside the lock (two threads may make the same one: EEXIST is success).
+  std::call_once(staging_once_, [this] {
+    if (::mkdir(staging_.c_str(), 0755) != 0 && errno != EEXIST) fail("make the folder", staging_);
+    staging_made_ = true;
+  });
+  std::vector<std::string> missing;  // innermost first
+  {
+    const std::lock_guard lock(mutex_);
+    for (std::string folder = parent_of(path); !folder.empty() && !staged_folders_.count(folder);
+         folder = parent_of(folder))
+      missing.push_back(folder);
+  }
+  for (auto folder = missing.rbegin(); folder != missing.rend(); ++folder) {
+    const fs::path made = staging_ / *folder;
+    if (::mkdir(made.c_str(), 0755) != 0 && errno != EEXIST) fail("make the folder", made);
+  }
   const std::lock_guard lock(mutex_);
-  if (!staging_made_ && ::mkdir(staging_.c_str(), 0755) != 0 && errno != EEXIST)
-    fail("make the folder", staging_);
-  staging_made_ = true;
-  if (!folder.empty()) make_real_folders(staging_, folder, staged_folders_);
+  for (std::string& folder : missing) staged_folders_.insert(std::move(folder));
   return staging_ / path;
 }
 
@@ -460,14 +492,14 @@ OutputStage::Summary OutputStage::commit(Progress* progress) {
   }
   std::sort(journal.remove.begin(), journal.remove.end());
   const Summary summary{journal.move.size(), journal.remove.size()};
-  committed_ = true;
   if (summary.written == 0 && summary.removed == 0 && known_ && inputs_ == built_from_)
     return summary;  // the manifest lists exactly these files: nothing to write
   const std::string manifest = manifest_text();
   if (summary.written == 0 && summary.removed == 0 &&
       read_file(out_dir_ / kOutputMarker) == manifest)
     return summary;
-  if (!staging_made_) fs::create_directories(staging_);
+  staging_made_ = true;
+  fs::create_directories(staging_);
   write_file(staging_ / kOutputMarker, manifest);
   journal.move.push_back(std::string(kOutputMarker));  // last: the output is complete
   if (!fs::exists(out_dir_, error) || fs::is_empty(out_dir_, error)) {

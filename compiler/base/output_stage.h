@@ -46,7 +46,7 @@ class OutputStage {
   // Opens `out_dir` for a build: refuses (ToolError) a non-empty folder kbc did not write, waits
   // while another build writes it, and finishes or rolls back what a killed build left.
   OutputStage(const std::string& out_dir, bool verify);
-  // Removes the staging folder unless the stage was committed.
+  // Removes the staging folder unless it holds a valid journal.
   ~OutputStage();
   OutputStage(const OutputStage&) = delete;
   OutputStage& operator=(const OutputStage&) = delete;
@@ -92,8 +92,8 @@ class OutputStage {
   std::filesystem::path out_dir_, staging_;
   bool verify_;
   bool known_ = false;  // the manifest was read
-  bool committed_ = false;
   bool staging_made_ = false;
+  std::once_flag staging_once_;
   int lock_ = -1;
   std::unordered_map<std::string, File> old_;  // the manifest of the output as it is
   std::string built_from_, inputs_;

@@ -44,29 +44,38 @@ void LinkCheck::read(const std::string& path, std::string_view content) {
       found.push_back({file.value_or(""), {path, std::move(link), start, 0, 0, 1}});
     }
   }
-  // Places in one pass over the page: a page has dozens of links.
+  // One lock per page; a use's place is counted only when it is kept (the first use of its
+  // target so far), moving forward through the page once.
   std::sort(found.begin(), found.end(),
             [](const auto& a, const auto& b) { return a.second.offset < b.second.offset; });
   LineColumn at{1, 1};
   std::size_t done = 0;
-  for (auto& [target, use] : found) {
+  const auto place = [&](Use& use) {
     const LineColumn step = line_column_at(content.substr(done), use.offset - done);
     at = step.line > 1 ? LineColumn{at.line + step.line - 1, step.column}
                        : LineColumn{at.line, at.column + step.column - 1};
     done = use.offset;
     use.line = at.line;
     use.column = at.column;
-    note(std::move(target), std::move(use));
-  }
+  };
+  const std::lock_guard lock(mutex_);
+  for (auto& [target, use] : found) note(std::move(target), std::move(use), place);
 }
 
-void LinkCheck::note(std::string target, Use use) {
-  const std::lock_guard lock(mutex_);
-  const auto [it, added] = targets_.try_emplace(std::move(target), use);
-  if (added) return;
+template <typename Place>
+void LinkCheck::note(std::string target, Use use, const Place& place) {
+  const auto it = targets_.find(target);
+  if (it == targets_.end()) {
+    place(use);
+    targets_.emplace(std::move(target), std::move(use));
+    return;
+  }
   Use& first = it->second;
   const std::size_t count = first.count + 1;
-  if (std::tie(use.page, use.offset) < std::tie(first.page, first.offset)) first = std::move(use);
+  if (std::tie(use.page, use.offset) < std::tie(first.page, first.offset)) {
+    place(use);
+    first = std::move(use);
+  }
   first.count = count;
 }
 

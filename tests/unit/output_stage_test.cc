@@ -153,6 +153,19 @@ TEST_CASE("verify compares bytes, removes strays and never writes through a link
   CHECK_FALSE(fs::exists(dir.root / "outside/e.json"));
 }
 
+TEST_CASE("a file that went is not removed through a link put in the output by hand") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  build(out, kFirst);
+  write(dir.root / "outside/e.json", "outside");
+  fs::remove_all(out / "b/d");
+  fs::create_directory_symlink(dir.root / "outside", out / "b/d");
+  auto fewer = kFirst;
+  fewer.erase("b/d/e.json");
+  build(out, fewer);
+  CHECK(read(dir.root / "outside/e.json") == "outside");
+}
+
 TEST_CASE("a stage refuses a folder kbc did not write, and takes an empty one") {
   TempDir dir;
   write(dir.root / "mine/notes.txt", "keep");
