@@ -187,7 +187,7 @@ void run_chunk(const KnowledgeBase& kb,
                const std::vector<std::string_view>& winner_queries, std::size_t begin,
                std::size_t end, ChunkedFacts& facts) {
   std::vector<std::optional<std::string_view>> chunk(patterns.size());
-  std::copy(patterns.begin() + begin, patterns.begin() + end, chunk.begin() + begin);
+  for (std::size_t i = begin; i < end; ++i) chunk[i] = patterns[i];
   std::optional<Phase> phase("regex index");
   const RegexIndex regexes(chunk);
   phase.emplace("cross-entry matches");
@@ -200,7 +200,7 @@ void run_chunk(const KnowledgeBase& kb,
   phase.emplace("benign corpus");
   const std::vector<Breadth> breadth = benign_breadth(
       kb, regexes, benign, [&](std::size_t i) { return i >= begin && i < end && chunk[i]; });
-  std::move(breadth.begin() + begin, breadth.begin() + end, facts.breadth.begin() + begin);
+  for (std::size_t i = begin; i < end; ++i) facts.breadth[i] = breadth[i];
   phase.emplace("rules");
   std::vector<const RE2*> compiled(kb.entries.size());
   for (std::size_t i = begin; i < end; ++i) {
