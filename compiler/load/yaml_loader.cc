@@ -401,42 +401,6 @@ bool plain_scalar_is_text(const std::string& text) {
   return value.is_string() && !text.empty();
 }
 
-NodeSource SourceMap::find(std::string_view pointer) const {
-  unpack_once();
-  std::string key(pointer);
-  while (true) {
-    if (const auto it = nodes_.find(key); it != nodes_.end()) return it->second;
-    const std::size_t slash = key.rfind('/');
-    if (slash == std::string::npos) return {};
-    key.resize(slash);
-  }
-}
-
-SourceMap::SourceMap(const SourceMap& other) {
-  other.unpack_once();
-  nodes_ = other.nodes_;
-}
-
-SourceMap& SourceMap::operator=(const SourceMap& other) {
-  if (this != &other) *this = SourceMap(other);
-  return *this;
-}
-
-SourceMap::SourceMap(SourceMap&& other) noexcept
-    : nodes_(std::move(other.nodes_)),
-      packed_(std::move(other.packed_)),
-      unpacked_(std::move(other.unpacked_)) {
-  other.unpacked_ = std::make_unique<std::once_flag>();
-}
-
-SourceMap& SourceMap::operator=(SourceMap&& other) noexcept {
-  nodes_ = std::move(other.nodes_);
-  packed_ = std::move(other.packed_);
-  unpacked_ = std::move(other.unpacked_);
-  other.unpacked_ = std::make_unique<std::once_flag>();
-  return *this;
-}
-
 namespace {
 
 void put_int(std::string& out, std::int32_t value) {
@@ -453,46 +417,48 @@ std::int32_t get_int(std::string_view bytes, std::size_t& at) {
 
 }  // namespace
 
-std::string SourceMap::pack() const {
-  unpack_once();
-  std::string out;
-  for (const auto& [pointer, source] : nodes_) {
-    put_int(out, static_cast<std::int32_t>(pointer.size()));
-    out += pointer;
-    for (int value : {source.key.line, source.key.column, source.value.line, source.value.column})
-      put_int(out, value);
+void SourceMap::set(std::string_view pointer, NodeSource source) {
+  put_int(packed_, static_cast<std::int32_t>(pointer.size()));
+  packed_ += pointer;
+  for (int value : {source.key.line, source.key.column, source.value.line, source.value.column})
+    put_int(packed_, value);
+}
+
+std::optional<NodeSource> SourceMap::find_exact(std::string_view pointer) const {
+  const std::string_view bytes = packed_;
+  std::optional<NodeSource> found;
+  try {
+    for (std::size_t at = 0; at < bytes.size();) {
+      const auto length = static_cast<std::size_t>(get_int(bytes, at));
+      if (length > bytes.size() - at) break;
+      const bool same = bytes.substr(at, length) == pointer;
+      at += length;
+      NodeSource source;
+      source.key.line = get_int(bytes, at);
+      source.key.column = get_int(bytes, at);
+      source.value.line = get_int(bytes, at);
+      source.value.column = get_int(bytes, at);
+      if (same) found = source;
+    }
+  } catch (const std::out_of_range&) {
+    // A damaged map gives what it read so far, or "the whole file" positions; never a crash.
   }
-  return out;
+  return found;
+}
+
+NodeSource SourceMap::find(std::string_view pointer) const {
+  while (true) {
+    if (const auto found = find_exact(pointer)) return *found;
+    const std::size_t slash = pointer.rfind('/');
+    if (slash == std::string_view::npos) return {};
+    pointer = pointer.substr(0, slash);
+  }
 }
 
 SourceMap SourceMap::unpack(std::string bytes) {
   SourceMap map;
   map.packed_ = std::move(bytes);
   return map;
-}
-
-void SourceMap::unpack_once() const {
-  std::call_once(*unpacked_, [this] {
-    const std::string_view bytes = packed_;
-    try {
-      for (std::size_t at = 0; at < bytes.size();) {
-        const auto length = static_cast<std::size_t>(get_int(bytes, at));
-        if (at + length > bytes.size()) break;
-        std::string pointer(bytes.substr(at, length));
-        at += length;
-        NodeSource source;
-        source.key.line = get_int(bytes, at);
-        source.key.column = get_int(bytes, at);
-        source.value.line = get_int(bytes, at);
-        source.value.column = get_int(bytes, at);
-        nodes_.emplace(std::move(pointer), source);
-      }
-    } catch (const std::out_of_range&) {
-      // A damaged map gives "the whole file" positions, never a crash.
-    }
-    packed_.clear();
-    packed_.shrink_to_fit();
-  });
 }
 
 std::optional<YamlDocument> load_yaml(const std::string& path, std::string_view text,

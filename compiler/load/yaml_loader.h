@@ -34,29 +34,25 @@ struct NodeSource {
   Location value;  // the value itself
 };
 
+// The positions of an entry's nodes, kept as one packed byte string (length-prefixed pointer,
+// then four 32-bit numbers per node): a map of strings cost about 10 KB per entry, which a
+// knowledge base of 100,000 entries could not afford. A lookup scans the string (an entry has
+// about a hundred nodes, and lookups are made for findings only).
 class SourceMap {
  public:
-  SourceMap() = default;
-  SourceMap(const SourceMap& other);
-  SourceMap& operator=(const SourceMap& other);
-  SourceMap(SourceMap&& other) noexcept;
-  SourceMap& operator=(SourceMap&& other) noexcept;
-
-  void set(std::string pointer, NodeSource source) { nodes_[std::move(pointer)] = source; }
+  // Records where the node at `pointer` is; a later record of the same pointer wins.
+  void set(std::string_view pointer, NodeSource source);
   // The position of the node at `pointer`, falling back to its nearest ancestor.
   NodeSource find(std::string_view pointer) const;
 
-  // The map as one compact byte string, and back, for the parse cache. A map made from bytes
-  // unpacks them on its first find(): most cached entries are never asked.
-  std::string pack() const;
+  // The map as one compact byte string, and back, for the parse cache.
+  const std::string& pack() const { return packed_; }
   static SourceMap unpack(std::string bytes);
 
  private:
-  void unpack_once() const;
+  std::optional<NodeSource> find_exact(std::string_view pointer) const;
 
-  mutable std::unordered_map<std::string, NodeSource> nodes_;
-  mutable std::string packed_;  // not yet unpacked into nodes_
-  mutable std::unique_ptr<std::once_flag> unpacked_ = std::make_unique<std::once_flag>();
+  std::string packed_;
 };
 
 struct YamlDocument {
