@@ -94,11 +94,17 @@ TEST_CASE("an unchanged build writes nothing at all") {
   CHECK(stamps(dist, true) == before);
   CHECK(snapshot(dist) == bytes);
   check_no_staging_left(kb.root);
+#if defined(__SANITIZE_THREAD__)
+  // ThreadSanitizer's runtime writes a file of its own at start (/tmp/tsan.rodata.<pid>).
+  WARN("built with ThreadSanitizer: the bytes kbc writes are not checked");
+  static_cast<void>(before_cold + after_cold + before_again + after_again);
+#else
   if (before_cold < 0 || after_cold == before_cold) {
     WARN("this file system does not count written bytes in /proc/self/io");
   } else {
     CHECK(after_again - before_again == 0);
   }
+#endif
 }
 
 TEST_CASE("a build from the same inputs stops before rendering; any other input renders again") {
@@ -132,7 +138,8 @@ TEST_CASE("a build from the same inputs stops before rendering; any other input 
   // The output edited by hand is not noticed (its manifest is trusted); --no-cache looks.
   write(kb.root / "dist/kb.json", "edited");
   CHECK(build(" --base-url https://kb.example/").find("(0 written") != std::string::npos);
-  CHECK(build(" --no-cache --base-url https://kb.example/").find("(1 written") != std::string::npos);
+  CHECK(build(" --no-cache --base-url https://kb.example/").find("(1 written") !=
+        std::string::npos);
   CHECK(read(kb.root / "dist/kb.json") != "edited");
 }
 
