@@ -107,7 +107,8 @@ TEST_CASE("an unchanged build writes nothing at all") {
 #endif
 }
 
-TEST_CASE("a build from the same inputs stops before rendering; any other input renders again") {
+TEST_CASE(
+    "a build from the same inputs stops before rendering, and any other input renders again") {
   TempKb kb;
   const auto build = [&](const std::string& options) {
     const Run run = kbc("build --timings " + kb.arg() + options);
@@ -180,13 +181,14 @@ TEST_CASE("an edit rewrites that entry's files and the pages that list it, nothi
         std::string::npos);
 }
 
-TEST_CASE("a rebuild ends exactly like a fresh build; --no-cache also clears what was planted") {
+TEST_CASE(
+    "a rebuild ends exactly like a fresh build, and --no-cache also clears what was planted") {
   TempKb kb;
   const fs::path dist = kb.root / "dist";
   std::string extra = read(kb.root / "entries/cuda/illegal-memory-access.yaml");
   while (extra.find("illegal-memory-access") != std::string::npos)
     extra.replace(extra.find("illegal-memory-access"), 21, "extra-entry-copy");
-  extra.replace(extra.find("signature: "), 11, "signature: Extra copy ");
+  extra.replace(extra.find("signature: '"), 12, "signature: 'Extra copy ");
   write(kb.root / "entries/cuda/extra-entry-copy.yaml", extra);
   REQUIRE(kbc("build " + kb.arg()).status == 0);
   REQUIRE(fs::exists(dist / "api/cuda/extra-entry-copy.json"));

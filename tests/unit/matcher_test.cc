@@ -802,7 +802,7 @@ TEST_CASE("a regex ignoring case matches a capital beyond ASCII, in a line and i
   CHECK(RegexIndex(patterns).matching("ALLEMANSRÄTTEN") == std::vector<std::size_t>{0});
 }
 
-TEST_CASE("a hit under the threshold is not shown; when none is left, the near matches are") {
+TEST_CASE("a hit under the threshold is not shown, and when none is left, the near matches are") {
   MatchRecord oom = record("a/oom", "(?i)(OutOfMemoryError|CUDA out of memory)", 0.5,
                            "torch.cuda.OutOfMemoryError: CUDA out of memory");
   MatchRecord code = record("b/code", "never matches this", 0.5, "cuDNN error: bad param");

@@ -205,7 +205,7 @@ kbc::SiteUpdate update(const std::string& page, bool with_error) {
 
 }  // namespace
 
-TEST_CASE("DevServer::publish serves each build's site; a failure of the tool keeps the last") {
+TEST_CASE("DevServer::publish serves each build's site, and a failure of the tool keeps the last") {
   kbc::DevServer server;
   kbc::BuildStatus s = server.publish(update("a", false));
   CHECK(s.generation == 1);
