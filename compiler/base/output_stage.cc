@@ -17,6 +17,7 @@
 
 #include "base/diagnostic.h"
 #include "base/digest.h"
+#include "base/file_system.h"
 #include "base/parallel.h"
 
 namespace kbc {
@@ -50,18 +51,9 @@ void write_file(const fs::path& path, std::string_view content) {
   if (::close(fd) != 0) fail("write", path);
 }
 
+// The file's bytes, "" when it cannot be read (or is a link).
 std::string read_file(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return {};
-  std::string text;
-  char buffer[65536];
-  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return text;
+  return read_whole_file_not_link(path.string()).value_or("");
 }
 
 // True when `path` is a regular file (not a link to one) holding exactly `content`.
