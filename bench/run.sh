@@ -106,26 +106,7 @@ done
 # Hugo, when installed: the same Markdown pages as a two-language Hugo site, for scale.
 if command -v hugo >/dev/null; then
   site="$out/hugo"
-  mkdir -p "$site/layouts/_default" "$site/content"
-  cp -r "$out/dist/md/en" "$site/content/en"
-  cp -r "$out/dist/md/zh" "$site/content/zh"
-  cat >"$site/hugo.toml" <<'TOML'
-baseURL = "https://kb.example/"
-title = "kbc benchmark"
-defaultContentLanguage = "en"
-disableKinds = ["taxonomy", "term"]
-[languages.en]
-  contentDir = "content/en"
-  weight = 1
-[languages.zh]
-  contentDir = "content/zh"
-  weight = 2
-TOML
-  echo '<!DOCTYPE html><html lang="{{ .Site.Language.Lang }}"><head><meta charset="utf-8"><title>{{ .Title }}</title></head><body>{{ block "main" . }}{{ end }}</body></html>' \
-    >"$site/layouts/_default/baseof.html"
-  echo '{{ define "main" }}<main>{{ .Content }}</main>{{ end }}' >"$site/layouts/_default/single.html"
-  echo '{{ define "main" }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}' \
-    >"$site/layouts/_default/list.html"
+  bench/hugo_site.sh "$out/dist/md" "$site"
   pages=$(find "$site/content" -name '*.md' | wc -l)
   hugo_time=$(median hugo --quiet -s "$site" -d "$out/hugo-public")
   echo "hugo $(hugo version | grep -oE 'v[0-9.]+' | head -1) ($pages Markdown pages, 2 languages) median of $runs: $hugo_time s"
