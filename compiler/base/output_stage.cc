@@ -418,7 +418,7 @@ fs::path OutputStage::staged_path(const std::string& path) {
 }
 
 void OutputStage::put(const std::string& path, std::string_view content) {
-  File file{digest_of(content).substr(0, 32), content.size(), "", false};
+  File file{digest_of(content).substr(0, 32), content.size(), false};
   file.changed = verify_ ? !holds(out_dir_ / path, content) : !unchanged(path, file);
   if (file.changed) write_file(staged_path(path), content);
   const std::lock_guard lock(mutex_);
@@ -432,7 +432,7 @@ void OutputStage::put_copy(const std::string& path, const std::string& source,
   {
     const std::lock_guard lock(mutex_);
     const File& original = new_.at(source);
-    file = {original.digest, original.size, source, false};
+    file = {original.digest, original.size, false};
     source_staged = original.changed;
   }
   file.changed = verify_ ? !holds(out_dir_ / path, content) : !unchanged(path, file);

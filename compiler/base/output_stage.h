@@ -80,7 +80,6 @@ class OutputStage {
   struct File {
     std::string digest;  // of the bytes, 32 hex digits
     std::uint64_t size = 0;
-    std::string copy_of;  // for a copy, the path of its source
     bool changed = false;
   };
   void read_manifest();
