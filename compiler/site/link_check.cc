@@ -41,7 +41,7 @@ void LinkCheck::read(const std::string& path, std::string_view content) {
         continue;  // a fragment, or an absolute URL (https:, mailto:): not ours to check
       std::optional<std::string> file = resolve(folder, link.substr(0, link.find_first_of("?#")));
       if (file && !file->starts_with(prefix_)) file.reset();
-      found.push_back({file.value_or(""), {path, std::move(link), start, 0, 0, 1}});
+      found.push_back({file.value_or(""), {"", std::move(link), start, 0, 0, 1}});
     }
   }
   // One lock per page; a use's place is counted only when it is kept (the first use of its
@@ -57,13 +57,14 @@ void LinkCheck::read(const std::string& path, std::string_view content) {
     done = use.offset;
     use.line = at.line;
     use.column = at.column;
+    use.page = path;  // only for the uses kept: a page has dozens of links
   };
   const std::lock_guard lock(mutex_);
-  for (auto& [target, use] : found) note(std::move(target), std::move(use), place);
+  for (auto& [target, use] : found) note(std::move(target), std::move(use), path, place);
 }
 
 template <typename Place>
-void LinkCheck::note(std::string target, Use use, const Place& place) {
+void LinkCheck::note(std::string target, Use use, const std::string& page, const Place& place) {
   const auto it = targets_.find(target);
   if (it == targets_.end()) {
     place(use);
@@ -72,7 +73,7 @@ void LinkCheck::note(std::string target, Use use, const Place& place) {
   }
   Use& first = it->second;
   const std::size_t count = first.count + 1;
-  if (std::tie(use.page, use.offset) < std::tie(first.page, first.offset)) {
+  if (std::tie(page, use.offset) < std::tie(first.page, first.offset)) {
     place(use);
     first = std::move(use);
   }

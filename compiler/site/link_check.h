@@ -32,10 +32,10 @@ class LinkCheck {
     int line = 0, column = 0;
     std::size_t count = 0;
   };
-  // Keeps `use` when it is its target's first (by page, then place), placed by `place`; under
-  // the lock.
+  // Keeps `use`, a link of `page`, when it is its target's first (by page, then place), placed
+  // (and given its page) by `place`; under the lock.
   template <typename Place>
-  void note(std::string target, Use use, const Place& place);
+  void note(std::string target, Use use, const std::string& page, const Place& place);
 
   std::string prefix_;
   mutable std::mutex mutex_;
