@@ -30,6 +30,7 @@ KnowledgeBase load_in_languages(const FileSystem& fs, const std::string& root,
       fs, root, SchemaValidator(nlohmann::json::parse(schema_text)), diagnostics, cache, progress);
   kb.languages = config.languages;
   kb.benign = config.benign;
+  load_evidence(fs, root, kb, diagnostics);
   if (!kb.benign.empty()) {  // the lint's findings depend on them
     Digest listing;
     for (const BenignFile& file : kb.benign) listing.add(file.path).add(file.text);
@@ -94,7 +95,8 @@ struct EntryFiles {
   std::string id;
   std::string path;  // the entry's file, relative to the root
   nlohmann::ordered_json record;
-  std::string json;  // the record as api/<id>.json holds it
+  std::string json;                    // the record as api/<id>.json holds it
+  const Evidence* evidence = nullptr;  // kbc verify's, when current and reproduced
 };
 
 // The schema-valid entries not in `excluded`, sorted by id: not the same order as paths
@@ -112,10 +114,11 @@ std::vector<const Entry*> entries_to_build(const KnowledgeBase& kb,
 
 // Each entry's record, and its record and Markdown pages added to `tree` with the site's copies
 // of them (so that site/ can be published on its own), on every core.
-std::vector<EntryFiles> render_entries(const std::vector<const Entry*>& built,
-                                       const std::vector<Language>& languages,
+std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
+                                       const std::vector<const Entry*>& built,
                                        const TemplateSet& templates, OutputTree& tree,
                                        Progress* progress) {
+  const std::vector<Language>& languages = kb.languages;
   // Templates are read here, once; each worker compiles its own copy.
   templates.text("page.md.mustache");
   for (const Language& language : languages) templates.strings(language.code);
@@ -129,6 +132,8 @@ std::vector<EntryFiles> render_entries(const std::vector<const Entry*>& built,
       file.id = built[i]->id();
       file.path = built[i]->path;
       file.record = published_record(*built[i], languages);
+      file.evidence = kb.current_evidence(*built[i]);
+      if (file.evidence) apply_evidence(file.record, *file.evidence);
       file.json = record_text(file.record);
       const std::string api = "api/" + file.id + ".json";
       tree.add_with_copy(api, "site/" + api, file.json);
@@ -189,18 +194,21 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
       [&links](const std::string& path, std::string_view content) { links.read(path, content); });
   std::optional<Phase> phase("records and Markdown");
   std::vector<EntryFiles> files =
-      render_entries(entries_to_build(kb, excluded), kb.languages, templates, out.tree, progress);
+      render_entries(kb, entries_to_build(kb, excluded), templates, out.tree, progress);
   add_bundle(files, out.tree);
   std::vector<const nlohmann::ordered_json*> records;
   std::vector<std::string> paths;
+  std::vector<const Evidence*> evidence;
   for (const EntryFiles& file : files) {
     records.push_back(&file.record);
     paths.push_back(file.path);
+    evidence.push_back(file.evidence);
   }
   phase.emplace("site");
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
   SiteModel model(records, config, kb.languages);
   model.set_source_paths(std::move(paths));
+  model.set_evidence(std::move(evidence));
   build_site(model, templates, out.tree, progress, &benign);
   if (progress) progress->clear();
   phase.emplace("link check");

@@ -144,6 +144,21 @@ const std::vector<Command>& all_commands() {
         kColor,
         kHelp},
        run_build},
+      {"verify",
+       "[ID...]",
+       "Runs the entries' reproduction recipes (their reproduce blocks), or those of the IDs, in\n"
+       "bubblewrap's sandbox: no network, the system read-only, a throw-away working folder and\n"
+       "limits on time, memory, processes and output. A recipe reproduces its entry when a line\n"
+       "of its output matches the entry's regex (or its expect). Records each result in\n"
+       "verify.lock; a recipe that needs a GPU, a package or a module that is missing is\n"
+       "skipped. Exit status: 0 nothing failed, 1 a recipe failed, 2 usage or tool failure.",
+       {kRoot,
+        {"--capture", "", "add each reproduced line to the entry's samples when it is new"},
+        {"--format", "FORMAT", "text or json", {"text", "json"}, "text"},
+        {"--today", "YYYY-MM-DD", "the date to record", {}, {}, "today, UTC"},
+        kNoCache,
+        kHelp},
+       run_verify},
       {"import",
        "FILE.json...",
        "Turns published JSON records (one record, or a bundle of them) into entries/<id>.yaml.",

@@ -68,6 +68,7 @@ int run_build(const Arguments& arguments);
 int run_import(const Arguments& arguments);
 int run_new(const Arguments& arguments);
 int run_stats(const Arguments& arguments);
+int run_verify(const Arguments& arguments);
 int run_match(const Arguments& arguments);
 int run_mcp(const Arguments& arguments);
 int run_serve(const Arguments& arguments);

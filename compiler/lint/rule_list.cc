@@ -83,6 +83,17 @@ const std::vector<Rule>& all_rules() {
       // Translations.
       rules::kI18nLength,
       rules::kI18nMissing,
+      // Reproduction recipes and kbc verify's evidence.
+      rules::kRecipeInvalid,
+      rules::kEvidenceStale,
+      rules::kEvidenceFailed,
+      rules::kEvidenceRegex,
+      {
+          .id = "evidence-file",
+          .severity = S::kError,
+          .summary = "verify.lock is not valid JSON or not in the shape kbc verify writes",
+          .required = true,
+      },
       // Reported while reading kbc.yaml (see model/config.cc).
       {
           .id = "config-language",

@@ -7,6 +7,7 @@
 
 #include "base/digest.h"
 #include "base/parallel.h"
+#include "model/recipe.h"
 
 namespace kbc {
 
@@ -132,6 +133,34 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
   out.insert(out.end(), refused.begin(), refused.end());
   for (std::size_t i = 0; i < kb.entries.size(); ++i) kb.by_id[kb.entries[i].id()].push_back(i);
   return kb;
+}
+
+const Evidence* KnowledgeBase::current_evidence(const Entry& entry) const {
+  const auto it = evidence.find(entry.id());
+  if (it == evidence.end() || !it->second.reproduced()) return nullptr;
+  const auto recipe = read_recipe(entry, recipe_files);
+  return recipe && recipe->digest == it->second.recipe_digest ? &it->second : nullptr;
+}
+
+void load_evidence(const FileSystem& fs, const std::string& root, KnowledgeBase& kb,
+                   Diagnostics& out) {
+  Digest digest;
+  bool any = false;
+  for (const Entry& entry : kb.entries) {
+    const std::string path = recipe_file_path(entry);
+    if (path.empty() || !fs.size(join_path(root, path))) continue;
+    std::string text = fs.read(join_path(root, path));
+    digest.add(path).add(text);
+    kb.recipe_files.emplace(path, std::move(text));
+    any = true;
+  }
+  if (fs.size(join_path(root, kEvidenceFile))) {
+    const std::string text = fs.read(join_path(root, kEvidenceFile));
+    digest.add(kEvidenceFile).add(text);
+    kb.evidence = parse_evidence_lock(text, out);
+    any = true;
+  }
+  if (any) kb.digest += "-evidence-" + digest.hex();
 }
 
 }  // namespace kbc

@@ -15,6 +15,7 @@
 #include "base/progress.h"
 #include "model/benign_file.h"
 #include "model/entry.h"
+#include "model/evidence.h"
 #include "model/languages.h"
 #include "model/parse_cache.h"
 #include "validate/schema_validator.h"
@@ -33,9 +34,23 @@ struct KnowledgeBase {
   // kbc.yaml's `benign` files, read (model/config.h).
   std::vector<BenignFile> benign;
 
+  // kbc verify's records (verify.lock), and the text of the recipe files that entries name
+  // (reproduce.file), by path relative to the root.
+  EvidenceLock evidence;
+  std::map<std::string, std::string> recipe_files;
+
   // The entry declaring `id` (the first, when several do), or nullptr.
   const Entry* find(std::string_view id) const;
+  // The evidence of `entry` when it is reproduced and its recipe has not changed since; else
+  // nullptr.
+  const Evidence* current_evidence(const Entry& entry) const;
 };
+
+// Reads what kbc verify needs besides the entries: the recipe files the entries name and
+// verify.lock (problems go to `out`), and adds them to kb.digest, since lint's findings depend
+// on them.
+void load_evidence(const FileSystem& fs, const std::string& root, KnowledgeBase& kb,
+                   Diagnostics& out);
 
 // Discovers and loads <root>/entries/**.yaml. Throws ToolError when there is no entries folder.
 // With a cache, files whose result it holds are not parsed again, and new results are stored.

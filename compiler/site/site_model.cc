@@ -336,6 +336,13 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
   put_fixes(page, r, language);
   put_list(page, "related", related_data(index, language, strings, up));
   if (auto doc = official_doc_data(r)) put(page, "official_doc", std::move(*doc));
+  if (index < evidence_.size() && evidence_[index]) {
+    MustacheData reproduced = object_data();
+    put_text(reproduced, "date", evidence_[index]->date);
+    put_text(reproduced, "environment", environment_summary(evidence_[index]->environment));
+    put_text(reproduced, "line", evidence_[index]->line);
+    put(page, "reproduced", std::move(reproduced));
+  }
   put(page, "dates", dates_data(r, strings));
   put_text(page, "record_href", up + "api/" + id + ".json");
   put_text(page, "markdown_href", up + "md/" + language.code + "/" + id + ".md");

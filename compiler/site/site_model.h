@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/evidence.h"
 #include "model/languages.h"
 #include "model/site_config.h"
 #include "render/mustache_data.h"
@@ -45,6 +46,9 @@ class SiteModel {
 
   // The entries' files relative to the root, in the order of `records`, for edit links.
   void set_source_paths(std::vector<std::string> paths) { source_paths_ = std::move(paths); }
+  // kbc verify's current evidence of each record (nullptr where there is none), in the order
+  // of `records`: the entry page shows where and when the error was reproduced.
+  void set_evidence(std::vector<const Evidence*> evidence) { evidence_ = std::move(evidence); }
 
   const SiteConfig& config() const { return config_; }
   const std::vector<Language>& languages() const { return languages_; }
@@ -121,6 +125,7 @@ class SiteModel {
   std::map<std::string, std::vector<std::size_t>> domain_lists_;
   std::vector<Relations> relations_;
   std::vector<std::string> source_paths_;
+  std::vector<const Evidence*> evidence_;
 };
 
 }  // namespace kbc

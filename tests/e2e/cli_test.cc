@@ -175,14 +175,12 @@ TEST_CASE("a broken template is a tool failure with its message, however many en
   const std::string id = "id: cuda/cudnn-bn-epsilon-too-small";
   REQUIRE(entry.find(id) != std::string::npos);
   // Past 100 entries the pages are rendered on several threads.
-  const std::string regex = "regex: '",
-                    sample = "- 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when";
-  REQUIRE(entry.find(sample) != std::string::npos);
+  const std::string regex = "regex: '";
+  REQUIRE(entry.find("\nsamples:") == std::string::npos);  // else each copy needs its own
   for (int i = 0; i < 150; ++i) {
     const std::string name = "copy-" + std::to_string(i);
-    std::string copy = entry;  // a signature, sample and regex of its own
+    std::string copy = entry;  // a signature and regex of its own
     copy.replace(copy.find(regex), regex.size(), regex + name + " .*");
-    copy.replace(copy.find(sample), 3, "- '" + name + " ");
     copy.replace(copy.find("signature: '"), 12, "signature: '" + name + " ");
     copy.replace(copy.find(id), id.size(), "id: cuda/" + name);
     write(kb.root / ("entries/cuda/" + name + ".yaml"), copy);
@@ -1106,8 +1104,6 @@ TEST_CASE("a build on a terminal draws its progress bar on stderr, and erases it
     std::string text = with_line(model, "id:", "id: cuda/" + name);
     text = with_line(text, "signature:", "signature: 'Copy " + std::to_string(i) + " failed'");
     text = with_line(text, "regex:", "regex: 'Copy " + std::to_string(i) + " failed'");
-    text = with_line(text, "- 'RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when calling",
-                     "- 'Copy " + std::to_string(i) + " failed again'");
     write(kb.root / ("entries/cuda/" + name + ".yaml"), text);
   }
   const Run run = kbc_on_terminal(

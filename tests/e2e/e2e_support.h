@@ -58,6 +58,10 @@ struct TempKb {
     std::string pattern = (fs::temp_directory_path() / "kbc-e2e-XXXXXX").string();
     root = mkdtemp(pattern.data());
     fs::copy(source, root / into, fs::copy_options::recursive);
+    // The shipped knowledge base is its entries and kbc verify's evidence of them.
+    const fs::path shipped = fs::path(KBC_SOURCE_DIR);
+    if (source == shipped / "entries" && into == "entries" && fs::exists(shipped / "verify.lock"))
+      fs::copy(shipped / "verify.lock", root / "verify.lock");
   }
   ~TempKb() { fs::remove_all(root); }
   TempKb(const TempKb&) = delete;

@@ -197,17 +197,17 @@ TEST_CASE("kbc mcp answers a scripted session with malformed lines and exits 0 a
   const json& entry = replies[4]["result"]["structuredContent"];
   CHECK(entry["entry"]["id"] == "cuda/cudnn-bn-epsilon-too-small");
   CHECK(entry["entry"]["workarounds"][0]["action"].get<std::string>().starts_with(
-      "Set epsilon to a value >= 1e-5"));
+      "Upgrade to cuDNN 7.5 or newer"));
   const json& confused = entry["related"]["frequently_confused_with"];
   REQUIRE(confused.size() == 3);
   CHECK(confused[0]["id"] == "tensorflow/conv2d-cudnn-bad-param-input-shape");
   CHECK(confused[0]["direction"] == "both");
-  CHECK(confused[1]["id"] == "cuda/cudnn-execution-failed-nonfinite");
-  CHECK(confused[1]["direction"] == "incoming");
-  CHECK(confused[1]["signature"].get<std::string>().find("CUDNN_STATUS_EXECUTION_FAILED") !=
-        std::string::npos);
-  CHECK(confused[2]["id"] == "tensorflow/cudnn-bad-param-zero-batch");
+  CHECK(confused[1]["id"] == "tensorflow/cudnn-bad-param-zero-batch");
+  CHECK(confused[1]["direction"] == "both");
+  CHECK(confused[2]["id"] == "cuda/cudnn-execution-failed-nonfinite");
   CHECK(confused[2]["direction"] == "incoming");
+  CHECK(confused[2]["signature"].get<std::string>().find("CUDNN_STATUS_EXECUTION_FAILED") !=
+        std::string::npos);
 
   CHECK(replies[5]["result"]["isError"] == true);
   CHECK(replies[5]["result"]["content"][0]["text"] ==

@@ -16,7 +16,7 @@ declare -A rank=(
   [model]=3
   [match]=4 [search]=4
   [lint]=5
-  [render]=6 [import]=6 [stats]=6
+  [render]=6 [import]=6 [stats]=6 [verify]=6
   [site]=7 [mcp]=7
   [serve]=8
   [pipeline]=9

@@ -139,7 +139,11 @@ TEST_CASE("a lint that compiles the regexes a few at a time finds exactly what o
     const kbc::KnowledgeBase kb = kbc::load_entries(file_system, root.string(), false, problems);
     REQUIRE(kb.entries.size() >= 2);
     const kbc::Diagnostics whole = kbc::run_lint(kb);
-    CHECK(whole.empty() == (root == fs::path(KBC_SOURCE_DIR)));
+    // The shipped entries have one finding, which a kbc-disable comment suppresses: the
+    // recipe that shows that the seed's claim no longer holds (evidence-failed).
+    const bool only_evidence = std::all_of(
+        whole.begin(), whole.end(), [](const auto& d) { return d.rule == "evidence-failed"; });
+    CHECK(only_evidence == (root == fs::path(KBC_SOURCE_DIR)));
     for (const std::size_t chunk : {std::size_t{1}, std::size_t{2}, std::size_t{5}})
       CHECK(listed(kbc::run_lint(kb, {}, chunk)) == listed(whole));
   }

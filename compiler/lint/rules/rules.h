@@ -29,6 +29,10 @@ extern const Rule kXrefUnknown;
 extern const Rule kXrefSelf;
 extern const Rule kI18nLength;
 extern const Rule kI18nMissing;
+extern const Rule kRecipeInvalid;
+extern const Rule kEvidenceStale;
+extern const Rule kEvidenceFailed;
+extern const Rule kEvidenceRegex;
 
 // Helpers shared by several rules.
 

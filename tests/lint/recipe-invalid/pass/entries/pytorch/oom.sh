@@ -1,0 +1,1 @@
+echo "CUDA out of memory. Tried to allocate 2.00 GiB"
