@@ -747,6 +747,28 @@ try {
     assert.deepEqual(wide, []);
   });
 
+  await test('g4. the "Reproduced" section of an entry (its long output line): at 360 px no horizontal scrolling and no axe violation, en and zh, light and dark', async () => {
+    const rel = 'entries/pytorch/cuda-out-of-memory.html';  // its recorded line is 600 characters
+    const wide = [];
+    const found = [];
+    await withPage({ viewport: { width: 360, height: 740 } }, async (page) => {
+      for (const lang of ['en', 'zh']) {
+        for (const scheme of ['light', 'dark']) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.goto(at(`${lang}/${rel}`));
+          const line = await page.locator('section[aria-labelledby="reproduced"] pre code').textContent();
+          assert.ok(line.includes('CUDA out of memory'), `${lang}: no recorded line`);
+          assert.ok(await page.locator('nav a[href="#reproduced"]').count() === 1, `${lang}: not in the contents`);
+          const width = await page.evaluate(() => document.documentElement.scrollWidth);
+          if (width > 360) wide.push(`${lang} ${scheme}: ${width} px wide`);
+          found.push(...(await axeCheck(page, `${lang}/${rel} ${scheme}`)));
+        }
+      }
+    });
+    assert.deepEqual(wide, []);
+    assert.deepEqual(found, [], `${found.length} violation(s):\n${found.join('\n')}`);
+  }, 120000);
+
   await test('g3. the pages of a long domain list: at 360 px no horizontal scrolling and no axe violation, en and zh, light and dark', async () => {
     // The site's domains are short, so the page links of page 500 of 1,000 (the widest: 1, a
     // gap, 498 to 502, a gap, 1,000, with previous and next) are added as the template writes them.
