@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "base/file_system.h"
+#include "model/evidence.h"
 
 namespace kbc {
 namespace {
@@ -25,10 +26,13 @@ std::optional<FileStamp> stamp(const fs::path& path) {
                    static_cast<std::uintmax_t>(st.st_ino)};
 }
 
-// The entries are the *.yaml files the build lists (RealFileSystem::list); templates are looked
-// up by name, so every file there counts except editors' hidden swap and lock files.
+// The entries are the *.yaml files the build lists (RealFileSystem::list), with the recipe files
+// they may name (.py, .sh); templates are looked up by name, so every file there counts except
+// editors' hidden swap and lock files.
 bool is_source(std::string_view folder, std::string_view name) {
-  return folder == "entries" ? name.ends_with(".yaml") : !name.starts_with(".");
+  if (name.starts_with(".")) return false;
+  return folder != "entries" || name.ends_with(".yaml") || name.ends_with(".py") ||
+         name.ends_with(".sh");
 }
 
 void stamp_folder(const std::string& root, std::string_view folder, SourceSnapshot& out) {
@@ -49,6 +53,7 @@ void stamp_folder(const std::string& root, std::string_view folder, SourceSnapsh
 SourceSnapshot take_snapshot(const std::string& root) {
   SourceSnapshot snapshot;
   if (const auto config = stamp(fs::path(root) / "kbc.yaml")) snapshot["kbc.yaml"] = *config;
+  if (const auto lock = stamp(fs::path(root) / kEvidenceFile)) snapshot[kEvidenceFile] = *lock;
   stamp_folder(root, "entries", snapshot);
   stamp_folder(root, "templates", snapshot);
   return snapshot;

@@ -159,8 +159,12 @@ TEST_CASE("source snapshots see the files a build reads, and only those") {
   write("entries/cuda/x.yaml", "id: cuda/x\n");
   write("templates/site/entry.html.mustache", "{{body}}");
   write("kbc.yaml", "title: T\n");
+  write("entries/cuda/x.py", "raise RuntimeError('x')\n");  // a recipe file
+  write("verify.lock", "{}");
   const kbc::SourceSnapshot before = kbc::take_snapshot(root.string());
-  CHECK(before.size() == 3);
+  CHECK(before.size() == 5);
+  CHECK(before.count("entries/cuda/x.py"));
+  CHECK(before.count("verify.lock"));
   CHECK(before.count("entries/cuda/x.yaml"));
   CHECK(before.count("templates/site/entry.html.mustache"));
   CHECK(before.count("kbc.yaml"));
