@@ -383,6 +383,48 @@ void reuse_local_findings(const Diagnostics& last,
   }
 }
 
+// Whether an unchanged entry's regex matches the same texts as in the last lint, all of them in
+// unchanged files: then what a rule found from those texts (with their lines) still holds.
+bool hits_as_before(const KnowledgeBase& kb, const std::vector<const LastLint::EntryFacts*>& facts,
+                    const std::vector<RegexHit>& now,
+                    const std::vector<std::pair<std::string, std::string>>& before) {
+  if (now.size() != before.size()) return false;
+  for (std::size_t h = 0; h < now.size(); ++h) {
+    if (!facts[now[h].entry] || kb.entries[now[h].entry].path != before[h].first ||
+        now[h].pointer != before[h].second)
+      return false;
+  }
+  return true;
+}
+
+// The last lint's facts of each entry whose file it read byte for byte as it is now; nullptr
+// for the others (all, without a last lint).
+std::vector<const LastLint::EntryFacts*> facts_of_unchanged(const KnowledgeBase& kb,
+                                                            const LastLint* last) {
+  std::vector<const LastLint::EntryFacts*> facts(kb.entries.size());
+  for (std::size_t i = 0; last && i < kb.entries.size(); ++i) {
+    const auto it = last->entries.find(kb.entries[i].path);
+    if (it != last->entries.end() && it->second.digest == kb.entries[i].digest)
+      facts[i] = &it->second;
+  }
+  return facts;
+}
+
+// For LintContext: the last findings in each unchanged file, and where the hits are as before.
+void unchanged_files(const KnowledgeBase& kb, const std::vector<const LastLint::EntryFacts*>& facts,
+                     const std::vector<std::vector<RegexHit>>& hits, const Diagnostics& last,
+                     std::map<std::string_view, std::vector<const Diagnostic*>>& unchanged,
+                     std::vector<bool>& same_hits) {
+  for (std::size_t i = 0; i < kb.entries.size(); ++i) {
+    if (!facts[i]) continue;
+    unchanged[kb.entries[i].path];
+    same_hits[i] = hits_as_before(kb, facts, hits[i], facts[i]->hits);
+  }
+  for (const Diagnostic& finding : last)
+    if (const auto it = unchanged.find(finding.path); it != unchanged.end())
+      it->second.push_back(&finding);
+}
+
 // The breadth of every regex on the benign corpus: the changed entries' regexes run over it,
 // the others' is the last lint's.
 std::vector<Breadth> incremental_breadth(const KnowledgeBase& kb,
@@ -416,17 +458,8 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
   next.digest = kb.digest;
   next.benign = benign_digest(kb);
   const std::size_t n = kb.entries.size();
-  // The last lint's facts of each entry whose file it read byte for byte as it is now.
-  std::vector<const LastLint::EntryFacts*> facts(n);
-  std::size_t changed = n;
-  if (last) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto it = last->entries.find(kb.entries[i].path);
-      if (it != last->entries.end() && it->second.digest == kb.entries[i].digest)
-        facts[i] = &it->second;
-    }
-    changed = static_cast<std::size_t>(std::count(facts.begin(), facts.end(), nullptr));
-  }
+  const std::vector<const LastLint::EntryFacts*> facts = facts_of_unchanged(kb, last);
+  const auto changed = static_cast<std::size_t>(std::count(facts.begin(), facts.end(), nullptr));
   if (!last || changed > kMaxChangedEntries || last->benign != next.benign) {
     next.findings = lint_everything(kb, {}, &next);
     return next.findings;
@@ -455,7 +488,11 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
       errors[i] = lone->error;
     }
   }
-  const LintContext context{kb, compiled, errors, hits, winners, benign, breadth};
+  std::map<std::string_view, std::vector<const Diagnostic*>> unchanged;
+  std::vector<bool> same_hits(n);
+  unchanged_files(kb, facts, hits, last->findings, unchanged, same_hits);
+  const LintContext context{kb,     compiled, errors,     hits,      winners,
+                            benign, breadth,  &unchanged, &same_hits};
   // The rules that read only their own entry find in an unchanged file what they found before.
   next.findings = run_rules(context, [&](const Rule& rule, std::size_t i) {
     return rule.cross_entry != nullptr || !facts[i];

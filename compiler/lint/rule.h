@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -80,6 +81,22 @@ struct LintContext {
   // it (breadth.h; other_errors is not filled in: regex-overlap reads `hits`).
   const std::vector<BenignLine>& benign;
   const std::vector<Breadth>& breadth;
+  // In a lint after an edit, the last lint's findings in each file that did not change, by path
+  // (the benign corpus did not change either: else the lint is whole); nullptr in a whole lint.
+  // What a cross-entry rule found there from the entry and the benign corpus alone still holds.
+  const std::map<std::string_view, std::vector<const Diagnostic*>>* unchanged = nullptr;
+  // Indexed like kb.entries, in a lint after an edit: true where the file did not change and its
+  // regex matches the same texts of other unchanged files as before (`hits` are as they were).
+  const std::vector<bool>* same_hits = nullptr;
+
+  // The last lint's findings in `entry`'s file when it did not change, else nullptr.
+  const std::vector<const Diagnostic*>* previous(const Entry& entry) const {
+    if (!unchanged) return nullptr;
+    const auto it = unchanged->find(entry.path);
+    return it == unchanged->end() ? nullptr : &it->second;
+  }
+  // Whether entry i's hits are those of the last lint, in files that did not change.
+  bool hits_as_before(std::size_t i) const { return same_hits && (*same_hits)[i]; }
 
   std::size_t index_of(const Entry& entry) const {
     return static_cast<std::size_t>(&entry - kb.entries.data());
@@ -114,6 +131,8 @@ class Reporter {
   void at_value(const Entry& entry, std::string_view pointer, std::string message);
   // At the key of the node: for problems with the key's presence rather than its value.
   void at_key(const Entry& entry, std::string_view pointer, std::string message);
+  // A finding of this rule from the last lint, again.
+  void again(const Diagnostic& finding) { out_.push_back(finding); }
 
  private:
   const Rule& rule_;

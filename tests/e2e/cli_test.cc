@@ -894,6 +894,34 @@ TEST_CASE("a lint after an edit re-checks what the edit changes in other entries
   CHECK(lint_same_as_uncached(kb).status == 1);
 }
 
+// regex-too-broad reuses, in an unchanged file, what it found from the file and the benign corpus
+// (and, where its regex matches the same texts of unchanged files, from those): each step must
+// still report what a lint without the cache reports.
+TEST_CASE("a lint after an edit reports regex-too-broad as a lint without the cache does") {
+  TempKb kb(fs::path(KBC_TEST_DATA) / "lint/regex-too-broad/fail/entries");
+  const fs::path option = kb.root / "entries/python/option.yaml";
+  const fs::path version = kb.root / "entries/net/version.yaml";
+  const std::string option_text = read(option), version_text = read(version);
+  const Run first = lint_same_as_uncached(kb);
+  CHECK(first.output.find("it matches 'python/option' (entries/python/option.yaml:2)") !=
+        std::string::npos);
+  // Another file changes: every finding of the unchanged ones is reused, none lost.
+  write(version, "# a comment\n" + version_text);
+  Run run = lint_same_as_uncached(kb);
+  CHECK(run.output.find("ordinary output, 53 lines") != std::string::npos);
+  CHECK(run.output.find("entries/net/version.yaml:5:8: warning: regex leaves the dot") !=
+        std::string::npos);
+  // The file a word-gap finding quotes moves its signature down a line: the finding follows.
+  write(option, "# a comment\n" + option_text);
+  run = lint_same_as_uncached(kb);
+  CHECK(run.output.find("it matches 'python/option' (entries/python/option.yaml:3)") !=
+        std::string::npos);
+  // Its signature no longer matches: the finding goes.
+  write(option, with_line(option_text, "signature:", "signature: 'python: bad flag'"));
+  run = lint_same_as_uncached(kb);
+  CHECK(run.output.find("it matches 'python/option'") == std::string::npos);
+}
+
 namespace {
 
 // The lines of `text`, without "path:line:col: " where a line has it.

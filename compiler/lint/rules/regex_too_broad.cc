@@ -25,6 +25,10 @@ namespace {
 
 // A hit in this many other domains or more.
 constexpr std::size_t kOtherDomains = 3;
+// How the findings that read only the entry and the benign corpus begin (see regex_too_broad).
+constexpr std::string_view kBenignFinding = "regex matches ordinary output";
+constexpr std::string_view kDigitDotFinding = "regex leaves the dot";
+constexpr std::string_view kWordGapFinding = "regex ignores case and runs";
 
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -158,7 +162,7 @@ void benign_lines(const Entry& entry, const RE2& regex, const LintContext& conte
     lines.emplace_back(normalized_line(context.benign[id].text, buffer));
   }
   const BenignLine& first = context.benign[breadth.some_benign.front()];
-  std::string message = "regex matches ordinary output, " + std::to_string(breadth.benign_lines);
+  std::string message = std::string(kBenignFinding) + ", " + std::to_string(breadth.benign_lines);
   message.append(breadth.benign_lines == 1 ? " line" : " lines")
       .append(" of the benign corpus, such as '")
       .append(first.text)
@@ -174,22 +178,25 @@ void benign_lines(const Entry& entry, const RE2& regex, const LintContext& conte
 
 // Reported with a text of an entry of another domain that the regex matches only through the
 // gap: the gap bounded to 40 characters would not match it.
-void word_gap(const Entry& entry, const RE2& regex, const LintContext& context, Reporter& report) {
-  const std::string& pattern = regex.pattern();
+// Needs only the pattern: the regex matched the hits, so it compiles; the bounded form is
+// compiled once a hit of another domain needs it.
+void word_gap(const Entry& entry, const std::string& pattern, const LintContext& context,
+              Reporter& report) {
   const std::vector<std::size_t> gaps = word_gaps(pattern);
   if (gaps.empty() || !ignores_case(pattern)) return;
-  const RE2 bounded(bounded_gaps(pattern), regex.options());
-  if (!bounded.ok()) return;
+  std::optional<RE2> bounded;
   const std::string own = domain_of(entry.id());
   for (const RegexHit& hit : context.hits[context.index_of(entry)]) {
     const Entry& other = context.kb.entries[hit.entry];
     if (domain_of(other.id()) == own) continue;  // a related error, maybe
+    if (!bounded) bounded.emplace(bounded_gaps(pattern), entry_regex_options());
+    if (!bounded->ok()) return;
     const std::string_view text = other.text(hit.pointer);
-    if (finds(bounded, text)) continue;
+    if (finds(*bounded, text)) continue;
     std::size_t from = gaps[0], to = gaps[0] + 2;
     while (from > 0 && is_letter(pattern[from - 1])) --from;
     while (to < pattern.size() && is_letter(pattern[to])) ++to;
-    std::string message = "regex ignores case and runs '";
+    std::string message = std::string(kWordGapFinding) + " '";
     message.append(pattern, gaps[0], 2)
         .append("' between words ('")
         .append(pattern, from, to - from)
@@ -200,7 +207,7 @@ void word_gap(const Entry& entry, const RE2& regex, const LintContext& context, 
         .append(":")
         .append(std::to_string(other.value_at(hit.pointer).line))
         .append(") only that way; '")
-        .append(bounded.pattern())
+        .append(bounded->pattern())
         .append("' would not");
     report.at_value(entry, "/regex", std::move(message));
     return;
@@ -213,7 +220,7 @@ void digit_dot(const Entry& entry, std::string_view pattern, Reporter& report) {
   std::size_t from = dots[0], to = dots[0] + 1;
   while (from > 0 && is_digit(pattern[from - 1])) --from;
   while (to < pattern.size() && is_digit(pattern[to])) ++to;
-  std::string message = "regex leaves the dot of '";
+  std::string message = std::string(kDigitDotFinding) + " of '";
   message.append(pattern.substr(from, to - from))
       .append("' unescaped, so it matches any character there (a version, a pod hash); write '")
       .append(escaped_dots(std::string(pattern)))
@@ -241,6 +248,7 @@ void regex_too_broad(const Entry& entry, const LintContext& context, Reporter& r
   const auto* node = entry.find("/regex");
   if (!node || !node->is_string()) return;
   const std::string_view pattern = entry.text("/regex");
+  const auto* previous = context.previous(entry);
   // The compiled regex: a lint after an edit compiles only the changed entries' (lint.cc), and
   // this rule runs on every entry, so the others' is compiled here when a sign needs it.
   std::optional<RE2> own;
@@ -249,14 +257,24 @@ void regex_too_broad(const Entry& entry, const LintContext& context, Reporter& r
     if (!own) own.emplace(std::string(pattern), entry_regex_options());
     return own->ok() ? &*own : nullptr;
   };
-  if (context.breadth[context.index_of(entry)].benign_lines > 0) {
+  const bool same_hits = previous && context.hits_as_before(context.index_of(entry));
+  if (previous) {
+    // The file and the benign corpus are as the last lint saw them (and, with same_hits, the
+    // texts its regex matches): what it found from those alone still holds, without compiling
+    // the regex and its narrower or bounded forms again.
+    for (const Diagnostic* finding : *previous) {
+      if (finding->rule == kRegexTooBroad.id &&
+          (finding->message.starts_with(kBenignFinding) ||
+           finding->message.starts_with(kDigitDotFinding) ||
+           (same_hits && finding->message.starts_with(kWordGapFinding))))
+        report.again(*finding);
+    }
+  } else if (context.breadth[context.index_of(entry)].benign_lines > 0) {
     if (const RE2* compiled = regex()) benign_lines(entry, *compiled, context, report);
   }
-  if (!word_gaps(pattern).empty() && ignores_case(pattern) &&
-      !context.hits[context.index_of(entry)].empty()) {
-    if (const RE2* compiled = regex()) word_gap(entry, *compiled, context, report);
-  }
-  if (!digit_dots(pattern).empty() && regex()) digit_dot(entry, pattern, report);
+  if (!same_hits && !context.hits[context.index_of(entry)].empty())
+    word_gap(entry, std::string(pattern), context, report);
+  if (!previous && !digit_dots(pattern).empty() && regex()) digit_dot(entry, pattern, report);
   other_domains(entry, context, report);
 }
 
