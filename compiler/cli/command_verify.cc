@@ -193,8 +193,12 @@ Outcome run_recipe(const Entry& entry, const Recipe& recipe, Machine& machine,
   request.gpu = recipe.gpu;
   request.path_variable = machine.path();
   request.limits.timeout_s = recipe.timeout_s;
-  // CUDA reserves far more address space than it uses: a GPU recipe gets no RLIMIT_AS.
-  if (recipe.gpu) request.limits.memory_bytes = 0;
+  // CUDA reserves far more address space than it uses: a GPU recipe gets no RLIMIT_AS, and
+  // more memory in all (pinned buffers, the CUDA libraries).
+  if (recipe.gpu) {
+    request.limits.memory_bytes = 0;
+    request.limits.total_memory_bytes = 16ULL << 30;
+  }
   std::vector<std::string> tail;
   request.on_line = [&](std::string_view line) {
     // The last line that matches: a Python traceback quotes the source line that raised the

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "base/file_system.h"
 #include "base/text.h"
 
 namespace kbc {
@@ -202,6 +203,9 @@ std::string describe(const SandboxResult& result, const SandboxLimits& limits) {
       return std::string("killed by signal ") + ::sigabbrev_np(result.code);
     case Ending::kTimedOut:
       return "stopped after " + std::to_string(limits.timeout_s) + " s (its time limit)";
+    case Ending::kMemoryLimit:
+      return "stopped when its processes used more than " +
+             std::to_string(limits.total_memory_bytes >> 20) + " MiB of memory together";
     case Ending::kOutputLimit:
       return "stopped after printing more than " + std::to_string(limits.output_bytes >> 20) +
              " MiB (the output limit)";
@@ -293,16 +297,80 @@ Started start_bwrap(const SandboxRequest& request) {
   return started;
 }
 
-// Reads the output until it ends, the time is up or it is too long; true when it ended.
+// The memory of the sandbox's processes together: those of its PID namespace, which bubblewrap
+// names through --info-fd ({"child-pid": N}) once it has started them.
+class MemoryWatch {
+ public:
+  MemoryWatch(int info_fd, std::uint64_t limit) : info_fd_(info_fd), limit_(limit) {
+    ::fcntl(info_fd_, F_SETFL, ::fcntl(info_fd_, F_GETFL) | O_NONBLOCK);
+  }
+  // True once bubblewrap said that it started the command.
+  bool began() {
+    read_info();
+    return !info_.empty();
+  }
+  // True when the processes use more than the limit; checked at most every 100 ms.
+  bool over() {
+    if (!limit_ || Clock::now() < next_) return false;
+    next_ = Clock::now() + std::chrono::milliseconds(100);
+    if (namespace_.empty() && began()) namespace_ = pid_namespace();
+    return !namespace_.empty() && proportional_set() > limit_;
+  }
+
+ private:
+  void read_info() {
+    char buffer[256];
+    for (ssize_t n; (n = ::read(info_fd_, buffer, sizeof buffer)) > 0;)
+      info_.append(buffer, static_cast<std::size_t>(n));
+  }
+  std::string pid_namespace() const {
+    const auto at = info_.find("\"child-pid\":");
+    if (at == std::string::npos) return {};
+    const long pid = std::strtol(info_.c_str() + at + 12, nullptr, 10);
+    std::error_code error;
+    const auto link =
+        std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/ns/pid", error);
+    return error ? std::string() : link.string();
+  }
+  // The sum of Pss over the namespace's processes (shared pages counted once in all).
+  std::uint64_t proportional_set() const {
+    std::uint64_t total = 0;
+    std::error_code error;
+    for (const auto& process : std::filesystem::directory_iterator("/proc", error)) {
+      std::error_code ignored;
+      if (std::filesystem::read_symlink(process.path() / "ns/pid", ignored).string() != namespace_)
+        continue;
+      const auto rollup = read_whole_file((process.path() / "smaps_rollup").string());
+      const auto at = rollup ? rollup->find("\nPss:") : std::string::npos;
+      if (at != std::string::npos)
+        total += std::strtoull(rollup->c_str() + at + 5, nullptr, 10) * 1024;
+    }
+    return total;
+  }
+
+  int info_fd_;
+  std::uint64_t limit_;
+  std::string info_;
+  std::string namespace_;
+  Clock::time_point next_ = Clock::now();
+};
+
+// Reads the output until it ends, the time is up, it is too long or the processes use too much
+// memory; true when it ended.
 bool read_output(int fd, Clock::time_point deadline, const SandboxLimits& limits,
-                 LineSplitter& lines, std::string& tail, SandboxResult& result) {
+                 MemoryWatch& memory, LineSplitter& lines, std::string& tail,
+                 SandboxResult& result) {
   std::string buffer(64 * 1024, '\0');
   while (true) {
     pollfd wait{fd, POLLIN, 0};
-    const int ready = ::poll(&wait, 1, remaining_ms(deadline));
+    const int ready = ::poll(&wait, 1, std::min(remaining_ms(deadline), 100));
     if (ready < 0 && errno == EINTR) continue;
     if (Clock::now() >= deadline) {
       result.ending = SandboxResult::Ending::kTimedOut;
+      return false;
+    }
+    if (memory.over()) {
+      result.ending = SandboxResult::Ending::kMemoryLimit;
       return false;
     }
     if (ready <= 0) continue;
@@ -334,7 +402,9 @@ SandboxResult run_in_sandbox(const SandboxRequest& request) {
   const auto deadline = began + std::chrono::seconds(request.limits.timeout_s);
   LineSplitter lines(request.on_line);
   std::string tail;  // the last bytes, for a sandbox that did not start
-  bool ended = read_output(started.output.get(), deadline, request.limits, lines, tail, result);
+  MemoryWatch memory(started.info.get(), request.limits.total_memory_bytes);
+  bool ended =
+      read_output(started.output.get(), deadline, request.limits, memory, lines, tail, result);
   int status = 0;
   if (ended) {
     lines.finish();
@@ -342,6 +412,9 @@ SandboxResult run_in_sandbox(const SandboxRequest& request) {
     while (ended && ::waitpid(started.pid, &status, WNOHANG) == 0) {
       if (Clock::now() >= deadline) {
         result.ending = SandboxResult::Ending::kTimedOut;
+        ended = false;
+      } else if (memory.over()) {
+        result.ending = SandboxResult::Ending::kMemoryLimit;
         ended = false;
       }
       ::usleep(5000);
@@ -358,8 +431,7 @@ SandboxResult run_in_sandbox(const SandboxRequest& request) {
     return result;
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - began).count();
-  char info[16];
-  if (::read(started.info.get(), info, sizeof info) <= 0) {
+  if (!memory.began()) {
     result.ending = SandboxResult::Ending::kNotStarted;
     const auto first = tail.find_first_not_of('\n');
     result.error = first == std::string::npos ? "bubblewrap exited with no message"

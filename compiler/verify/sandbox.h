@@ -30,6 +30,9 @@ struct SandboxLimits {
   std::uint64_t output_bytes = 16ULL << 20;   // stdout and stderr together
   std::uint64_t folder_bytes = 256ULL << 20;  // each of /work and /tmp
   std::uint64_t processes = 256;              // processes and threads (RLIMIT_NPROC)
+  // The memory of all its processes together (their proportional set size, read from /proc
+  // every 100 ms): RLIMIT_AS bounds one process, not many.
+  std::uint64_t total_memory_bytes = 4ULL << 30;
 };
 
 struct SandboxRequest {
@@ -45,7 +48,7 @@ struct SandboxRequest {
 };
 
 struct SandboxResult {
-  enum class Ending { kExited, kSignalled, kTimedOut, kOutputLimit, kNotStarted };
+  enum class Ending { kExited, kSignalled, kTimedOut, kOutputLimit, kMemoryLimit, kNotStarted };
   Ending ending = Ending::kNotStarted;
   int code = 0;  // the exit status, or the signal
   std::uint64_t output_bytes = 0;

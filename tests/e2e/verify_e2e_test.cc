@@ -267,6 +267,25 @@ TEST_CASE("a recipe cannot take more memory than its limit") {
   CHECK(result["results"][0]["output_tail"] == json{"MemoryError: refused 8 GiB"});
 }
 
+TEST_CASE("processes that each stay under the memory limit are stopped by their sum") {
+  REQUIRE(have_bwrap());
+  // Six processes of 1 GiB each: each under RLIMIT_AS (4 GiB), 6 GiB together.
+  RecipeKb kb(
+      "reproduce:\n  timeout: 60\n  python: |\n"
+      "    import os, time\n"
+      "    for _ in range(5):\n"
+      "        if os.fork() == 0:\n"
+      "            break\n"
+      "    block = bytearray(1024**3)\n"
+      "    print('holding 1 GiB', flush=True)\n"
+      "    time.sleep(50)\n");
+  const json result = kb.verify("", 1);
+  CHECK(result["results"][0]["reason"] ==
+        "no line of its output matches the entry's regex; the recipe stopped when its processes "
+        "used more than 4096 MiB of memory together");
+  CHECK(result["results"][0]["seconds"].get<double>() < 30);
+}
+
 TEST_CASE("the shipped CPU recipes reproduce, and the GPU recipes are skipped without a GPU") {
   REQUIRE(have_bwrap());
   // Debian's python3-torch is /usr/bin/python3's (.ci/setup --tests installs it).
