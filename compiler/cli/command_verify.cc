@@ -43,7 +43,7 @@ struct Outcome {
 
 std::string today_text(const Arguments& arguments) {
   if (arguments.values.count("--today")) {
-    const std::string text = arguments.values.at("--today");
+    std::string text = arguments.values.at("--today");
     const auto date = parse_date(text);
     if (!date || !date->ok())
       throw ToolError("kbc verify: --today '" + text + "' is not a calendar date YYYY-MM-DD");

@@ -27,7 +27,7 @@ namespace kbc {
 namespace {
 
 constexpr uid_t kNobody = 65534;
-constexpr std::size_t kLongestLine = 64 * 1024;  // longer lines are cut into pieces of this size
+constexpr std::size_t kLongestLine = std::size_t{64} * 1024;  // longer lines are cut into pieces of this size
 
 using Clock = std::chrono::steady_clock;
 
@@ -178,7 +178,7 @@ std::string find_program(const std::string& name) {
     const auto colon = rest.find(':');
     const std::string dir(rest.substr(0, colon));
     if (!dir.empty()) {
-      const std::string candidate = dir + "/" + name;
+      std::string candidate = dir + "/" + name;
       if (::access(candidate.c_str(), X_OK) == 0) return candidate;
     }
     if (colon == std::string_view::npos) return {};
@@ -360,7 +360,7 @@ class MemoryWatch {
 bool read_output(int fd, Clock::time_point deadline, const SandboxLimits& limits,
                  MemoryWatch& memory, LineSplitter& lines, std::string& tail,
                  SandboxResult& result) {
-  std::string buffer(64 * 1024, '\0');
+  std::string buffer(std::size_t{64} * 1024, '\0');
   while (true) {
     pollfd wait{fd, POLLIN, 0};
     const int ready = ::poll(&wait, 1, std::min(remaining_ms(deadline), 100));
@@ -475,7 +475,7 @@ std::optional<std::string> probe_output(const std::vector<std::string>& command)
     pollfd wait{out_read.get(), POLLIN, 0};
     const int ready = ::poll(&wait, 1, remaining_ms(deadline));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0 || out.size() > 64 * 1024) {
+    if (ready == 0 || out.size() > std::size_t{64} * 1024) {
       ::kill(-pid, SIGKILL);
       killed = true;
       break;
