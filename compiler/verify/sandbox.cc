@@ -27,7 +27,8 @@ namespace kbc {
 namespace {
 
 constexpr uid_t kNobody = 65534;
-constexpr std::size_t kLongestLine = std::size_t{64} * 1024;  // longer lines are cut into pieces of this size
+constexpr std::size_t kLongestLine =
+    std::size_t{64} * 1024;  // longer lines are cut into pieces of this size
 
 using Clock = std::chrono::steady_clock;
 
