@@ -69,7 +69,7 @@ start=$(ms)
   echo "the test command's set-up failed:" && tail -n 30 "$work/setup-tests.log" && exit 1
 }
 built=$(elapsed "$start")
-ctest --test-dir build --output-on-failure >"$work/ctest.log" 2>&1 ||
+ctest --test-dir build -j2 --output-on-failure >"$work/ctest.log" 2>&1 ||
   { echo "some tests failed:" && grep -A12 'tests failed out of' "$work/ctest.log" &&
     grep -B2 -A25 '\*\*\*Failed' "$work/ctest.log" | head -n 200; }
 second=$(elapsed "$start")
