@@ -131,9 +131,8 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
       EntryFiles& file = files[i];
       file.id = built[i]->id();
       file.path = built[i]->path;
-      file.record = published_record(*built[i], languages);
       file.evidence = kb.current_evidence(*built[i]);
-      if (file.evidence) apply_evidence(file.record, *file.evidence);
+      file.record = published_record(*built[i], languages, file.evidence);
       file.json = record_text(file.record);
       const std::string api = "api/" + file.id + ".json";
       tree.add_with_copy(api, "site/" + api, file.json);

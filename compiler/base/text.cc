@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 
@@ -278,6 +279,14 @@ std::optional<std::chrono::year_month_day> parse_date(std::string_view text) {
   return std::chrono::year_month_day{std::chrono::year(year),
                                      std::chrono::month(static_cast<unsigned>(month)),
                                      std::chrono::day(static_cast<unsigned>(day))};
+}
+
+std::string date_text(std::chrono::sys_days day) {
+  const std::chrono::year_month_day date(day);
+  char text[16];
+  std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(date.year()),
+                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()));
+  return text;
 }
 
 std::string joined_list(const std::vector<std::string>& items, std::string_view conjunction) {

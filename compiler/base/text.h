@@ -105,5 +105,7 @@ std::string joined_list(const std::vector<std::string>& items, std::string_view 
 // The date written as YYYY-MM-DD (digits in that shape), or nullopt; call ok() on it to know
 // whether it is a real calendar day.
 std::optional<std::chrono::year_month_day> parse_date(std::string_view text);
+// A day written as YYYY-MM-DD.
+std::string date_text(std::chrono::sys_days day);
 
 }  // namespace kbc

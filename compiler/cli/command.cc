@@ -86,6 +86,17 @@ Arguments parse_arguments(const std::vector<std::string>& args, const Command& c
   return out;
 }
 
+std::chrono::sys_days today_option(const Arguments& arguments, std::string_view command) {
+  if (!arguments.values.count("--today"))
+    return std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  const std::string& text = arguments.values.at("--today");
+  const auto date = parse_date(text);
+  if (!date || !date->ok())
+    throw ToolError(std::string(command) + ": --today '" + text +
+                    "' is not a calendar date YYYY-MM-DD");
+  return *date;
+}
+
 std::string command_help(const Command& command) {
   std::string out = "usage: kbc " + std::string(command.name);
   if (!command.operands.empty()) out += " " + std::string(command.operands);

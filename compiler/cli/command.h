@@ -3,6 +3,7 @@
 // from the same table.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
@@ -61,6 +62,11 @@ struct Command {
 Arguments parse_arguments(const std::vector<std::string>& args, const Command& command);
 
 std::string command_help(const Command& command);
+
+// The date of --today, or the current date in UTC: the one input of a command that depends on
+// the clock, so tests and reproducible runs pass it. Throws ToolError, naming `command`, for a
+// date that is not a calendar day.
+std::chrono::sys_days today_option(const Arguments& arguments, std::string_view command);
 
 // The commands, each defined in its command_<name>.cc.
 int run_lint(const Arguments& arguments);

@@ -68,10 +68,8 @@ Served knowledge_base_entries(const std::string& root, bool cache) {
   const KnowledgeBase kb = load_lookup_entries("mcp", root, cache);
   Served served{{}, kb.languages, kb.benign};
   for (const Entry& entry : kb.entries) {
-    if (!entry.shape_ok) continue;
-    served.records.push_back(published_record(entry, kb.languages));
-    if (const Evidence* evidence = kb.current_evidence(entry))
-      apply_evidence(served.records.back(), *evidence);
+    if (entry.shape_ok)
+      served.records.push_back(published_record(entry, kb.languages, kb.current_evidence(entry)));
   }
   return served;
 }

@@ -15,24 +15,9 @@
 #include "stats/stats_text.h"
 
 namespace kbc {
-namespace {
-
-// --today, or the current date in UTC: the one input that depends on the clock, so tests and
-// reproducible reports pass it.
-std::chrono::sys_days reference_date(const Arguments& arguments) {
-  if (!arguments.values.count("--today"))
-    return std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-  const std::string text = arguments.values.at("--today");
-  const auto date = parse_date(text);
-  if (!date || !date->ok())
-    throw ToolError("kbc stats: --today '" + text + "' is not a calendar date YYYY-MM-DD");
-  return *date;
-}
-
-}  // namespace
 
 int run_stats(const Arguments& arguments) {
-  const std::chrono::sys_days today = reference_date(arguments);
+  const std::chrono::sys_days today = today_option(arguments, "kbc stats");
   const std::string root = arguments.value("--root");
   const RealFileSystem fs;
   Diagnostics ignored;  // kbc lint reports them; the figures count the entries they concern

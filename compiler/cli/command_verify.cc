@@ -17,6 +17,7 @@
 #include "cli/command.h"
 #include "cli/diagnostic_output.h"
 #include "load/yaml_loader.h"
+#include "match/regex_index.h"
 #include "model/recipe.h"
 #include "pipeline.h"
 #include "verify/capture.h"
@@ -40,22 +41,6 @@ struct Outcome {
   double seconds = 0;
   bool captured = false;
 };
-
-std::string today_text(const Arguments& arguments) {
-  if (arguments.values.count("--today")) {
-    std::string text = arguments.values.at("--today");
-    const auto date = parse_date(text);
-    if (!date || !date->ok())
-      throw ToolError("kbc verify: --today '" + text + "' is not a calendar date YYYY-MM-DD");
-    return text;
-  }
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  char text[16];
-  std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
-  return text;
-}
 
 std::string cut(std::string_view line, std::size_t limit) {
   return line.size() <= limit ? std::string(line) : printable_utf8(line.substr(0, limit)) + "…";
@@ -98,6 +83,11 @@ class Machine {
     return python_;
   }
   const std::string& path() const { return path_; }
+  // The OS, kernel and machine, read once.
+  const ordered_json& environment() {
+    if (environment_.empty()) environment_ = machine_environment();
+    return environment_;
+  }
 
  private:
   void probe_module(const std::string& name) {
@@ -134,6 +124,7 @@ class Machine {
   std::map<std::string, std::optional<std::string>> packages_;
   std::map<std::string, Module> modules_;
   std::string python_;
+  ordered_json environment_;
 };
 
 // Why the recipe cannot run here ("" when it can), filling in the versions it found.
@@ -176,9 +167,7 @@ Outcome run_recipe(const Entry& entry, const Recipe& recipe, Machine& machine,
                    ordered_json environment, const std::string& today, EvidenceLock& lock) {
   Outcome outcome;
   outcome.entry = &entry;
-  RE2::Options options;
-  options.set_log_errors(false);
-  const RE2 regex(recipe.expect, options);
+  const RE2 regex(recipe.expect, entry_regex_options());
   if (!regex.ok()) {
     outcome.status = "failed";
     outcome.reason = "its regex does not compile: " + regex.error();
@@ -324,7 +313,7 @@ std::vector<Outcome> run_recipes(const KnowledgeBase& kb, const std::vector<cons
       outcomes.push_back({entry, "failed", "the recipe cannot run: " + problem.message});
       continue;
     }
-    ordered_json environment = machine_environment();
+    ordered_json environment = machine.environment();
     const std::string unmet = unmet_needs(*recipe, machine, environment);
     if (unmet.empty()) {
       outcomes.push_back(run_recipe(*entry, *recipe, machine, environment, today, lock));
@@ -385,7 +374,7 @@ void capture_samples(const FileSystem& fs, const std::string& root,
 int run_verify(const Arguments& arguments) {
   const auto started = std::chrono::steady_clock::now();
   const std::string root = arguments.value("--root");
-  const std::string today = today_text(arguments);
+  const std::string today = date_text(today_option(arguments, "kbc verify"));
   const RealFileSystem fs;
   Diagnostics diagnostics;
   const KnowledgeBase kb = load_entries(fs, root, !arguments.has("--no-cache"), diagnostics);

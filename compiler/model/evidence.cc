@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/text.h"
+
 namespace kbc {
 
 namespace {
@@ -9,16 +11,8 @@ namespace {
 using nlohmann::ordered_json;
 
 Location location_of_offset(std::string_view text, std::size_t offset) {
-  Location at{1, 1};
-  for (std::size_t i = 0; i < std::min(offset, text.size()); ++i) {
-    if (text[i] == '\n') {
-      ++at.line;
-      at.column = 1;
-    } else {
-      ++at.column;
-    }
-  }
-  return at;
+  const LineColumn at = line_column_at(text, offset);
+  return {at.line, at.column};
 }
 
 // The line of `"<id>": {` in the file, for a problem with that record.
@@ -124,16 +118,6 @@ std::string environment_summary(const ordered_json& environment) {
   std::string out;
   for (const auto& part : parts) out += (out.empty() ? "" : ", ") + part;
   return out;
-}
-
-void apply_evidence(ordered_json& record, const Evidence& evidence) {
-  record["verification_tier"] = "verified";
-  const std::string confirmed = string_or_empty(record, "last_confirmed");
-  if (evidence.date > confirmed) record["last_confirmed"] = evidence.date;
-  const auto count = record.find("evidence_count");
-  const long long authored =
-      count != record.end() && count->is_number_integer() ? count->get<long long>() : 0;
-  record["evidence_count"] = authored + 1;
 }
 
 }  // namespace kbc

@@ -57,9 +57,4 @@ std::string evidence_lock_text(const EvidenceLock& lock);
 // the GPU's model and driver when there is one.
 std::string environment_summary(const nlohmann::ordered_json& environment);
 
-// Applies current, reproduced evidence to a published record: verification_tier becomes
-// "verified", last_confirmed the later of the entry's and the evidence's date, and
-// evidence_count one more than the entry's (the reproduction is one more piece of evidence).
-void apply_evidence(nlohmann::ordered_json& record, const Evidence& evidence);
-
 }  // namespace kbc

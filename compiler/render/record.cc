@@ -99,7 +99,8 @@ void add_translations(ordered_json& r, const json& e, const std::vector<Language
 
 }  // namespace
 
-ordered_json published_record(const Entry& entry, const std::vector<Language>& languages) {
+ordered_json published_record(const Entry& entry, const std::vector<Language>& languages,
+                              const Evidence* evidence) {
   const json& e = entry.data;
   ordered_json r;
   r["id"] = e.at("id");
@@ -132,7 +133,18 @@ ordered_json published_record(const Entry& entry, const std::vector<Language>& l
   r["tags"] = value_or(e, "tags", ordered_json::array());
   r["locale"] = e.at("locale");
   r["aliases"] = value_or(e, "aliases", ordered_json::array());
+  if (evidence) apply_evidence(r, *evidence);
   return r;
+}
+
+void apply_evidence(ordered_json& record, const Evidence& evidence) {
+  record["verification_tier"] = "verified";
+  if (evidence.date > string_field(record, "last_confirmed"))
+    record["last_confirmed"] = evidence.date;
+  const auto count = record.find("evidence_count");
+  const long long authored =
+      count != record.end() && count->is_number_integer() ? count->get<long long>() : 0;
+  record["evidence_count"] = authored + 1;
 }
 
 std::string translated_action(const ordered_json& record, const char* list, std::size_t i,

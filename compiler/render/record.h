@@ -15,13 +15,21 @@
 #include <vector>
 
 #include "model/entry.h"
+#include "model/evidence.h"
 #include "model/languages.h"
 
 namespace kbc {
 
-// The record of a schema-valid entry of a knowledge base in `languages`.
+// The record of a schema-valid entry of a knowledge base in `languages`, with the fields that
+// `evidence` (kbc verify's current, reproduced evidence of it, if any) derives.
 nlohmann::ordered_json published_record(
-    const Entry& entry, const std::vector<Language>& languages = default_languages());
+    const Entry& entry, const std::vector<Language>& languages = default_languages(),
+    const Evidence* evidence = nullptr);
+
+// Applies current, reproduced evidence to a published record: verification_tier becomes
+// "verified", last_confirmed the later of the entry's and the evidence's date, and
+// evidence_count one more than the entry's (the reproduction is one more piece of evidence).
+void apply_evidence(nlohmann::ordered_json& record, const Evidence& evidence);
 
 // The string at `key` of a record (or one of its items); "" for null, missing or not text.
 std::string string_field(const nlohmann::ordered_json& object, const char* key);

@@ -29,14 +29,6 @@ std::vector<std::string> transition_lists() {
   return lists;
 }
 
-std::string date_text(std::chrono::sys_days day) {
-  const std::chrono::year_month_day date(day);
-  char text[16];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(date.year()),
-                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()));
-  return text;
-}
-
 ordered_json id_list(const std::vector<std::string>& ids) {
   return {{"count", ids.size()}, {"entries", ids}};
 }

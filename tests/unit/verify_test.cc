@@ -7,6 +7,7 @@
 #include "load/yaml_loader.h"
 #include "model/evidence.h"
 #include "model/recipe.h"
+#include "render/record.h"
 #include "verify/capture.h"
 
 namespace {

@@ -5,6 +5,7 @@
 
 #include "base/text.h"
 #include "lint/rules/rules.h"
+#include "match/regex_index.h"
 #include "model/recipe.h"
 
 namespace kbc::rules {
@@ -16,9 +17,7 @@ void recipe_invalid(const Entry& entry, const LintContext& context, Reporter& re
     report.at_key(entry, problem.pointer, problem.message);
   const auto* expect = entry.find("/reproduce/expect");
   if (!expect || !expect->is_string()) return;
-  RE2::Options options;
-  options.set_log_errors(false);
-  const RE2 regex(expect->get<std::string>(), options);
+  const RE2 regex(expect->get<std::string>(), entry_regex_options());
   if (!regex.ok())
     report.at_value(entry, "/reproduce/expect", "not a valid RE2 regex: " + regex.error());
 }
@@ -61,9 +60,7 @@ void evidence_regex(const Entry& entry, const LintContext& context, Reporter& re
   if (!r.evidence || !r.evidence->reproduced() || !r.recipe->expect_is_regex ||
       r.evidence->recipe_digest != r.recipe->digest)
     return;
-  RE2::Options options;
-  options.set_log_errors(false);
-  const RE2 regex(std::string(entry.text("/regex")), options);
+  const RE2 regex(std::string(entry.text("/regex")), entry_regex_options());
   if (!regex.ok() || RE2::PartialMatch(r.evidence->line, regex)) return;
   report.at_value(entry, "/regex",
                   "the regex no longer matches the line kbc verify recorded on " +
