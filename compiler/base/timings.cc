@@ -16,6 +16,7 @@ struct Row {
   int depth = 0;
   double seconds = 0;
   double cpu_seconds = 0;
+  long peak_mb = 0;  // the process's peak resident memory when the phase last ended
 };
 
 // The CPU time of the process so far: every thread, user and system.
@@ -26,6 +27,13 @@ double cpu_seconds() {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
   };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// The process's peak resident memory so far, in MB.
+long peak_mb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024;  // kilobytes on Linux
 }
 
 struct Recorder {
@@ -55,7 +63,7 @@ Phase::Phase(std::string_view name) : slot_(std::string::npos), start_(Clock::no
   }
   if (slot_ == std::string::npos) {
     slot_ = recorder->rows.size();
-    recorder->rows.push_back({std::string(name), recorder->depth, 0, 0});
+    recorder->rows.push_back({std::string(name), recorder->depth, 0, 0, 0});
   }
   ++recorder->depth;
   start_cpu_ = cpu_seconds();
@@ -66,19 +74,23 @@ Phase::~Phase() {
   Row& row = recorder->rows[slot_];
   row.seconds += std::chrono::duration<double>(Clock::now() - start_).count();
   row.cpu_seconds += cpu_seconds() - start_cpu_;
+  row.peak_mb = peak_mb();
   --recorder->depth;
 }
 
 std::string timings_report() {
   if (!recorder) return "";
-  std::string out = "timings (seconds):\n    wall     cpu\n";
+  std::string out =
+      "timings (seconds; the peak memory so far at the phase's end):\n"
+      "    wall     cpu  peak MB\n";
   char figures[64];
   for (const Row& row : recorder->rows) {
-    std::snprintf(figures, sizeof figures, "%8.3f%8.3f  ", row.seconds, row.cpu_seconds);
+    std::snprintf(figures, sizeof figures, "%8.3f%8.3f%9ld  ", row.seconds, row.cpu_seconds,
+                  row.peak_mb);
     out += figures + std::string(std::size_t{2} * row.depth, ' ') + row.name + "\n";
   }
   const double total = std::chrono::duration<double>(Clock::now() - recorder->enabled_at).count();
-  std::snprintf(figures, sizeof figures, "%8.3f%8.3f  ", total, cpu_seconds());
+  std::snprintf(figures, sizeof figures, "%8.3f%8.3f%9ld  ", total, cpu_seconds(), peak_mb());
   return out + figures + "total\n";
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "base/digest.h"
+#include "base/memory.h"
 #include "base/parallel.h"
 #include "base/text.h"
 #include "base/timings.h"
@@ -229,8 +230,10 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
   const std::vector<std::string_view> queries = signature_winner_queries(kb);
   ChunkedFacts facts(n);
   regex_chunk = std::max<std::size_t>(1, regex_chunk);
-  for (std::size_t begin = 0; begin < n; begin += regex_chunk)
+  for (std::size_t begin = 0; begin < n; begin += regex_chunk) {
     run_chunk(kb, patterns, benign, queries, begin, std::min(n, begin + regex_chunk), facts);
+    return_free_memory();  // the chunk's regexes and their DFAs
+  }
   // The local rules of entries without a regex (run_chunk ran those with one).
   std::optional<Phase> phase("rules");
   const std::vector<const RE2*> none(n);

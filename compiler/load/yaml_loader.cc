@@ -162,7 +162,10 @@ class TreeBuilder final : public YAML::EventHandler {
 
   bool has_root() const { return has_root_; }
   Location document_start() const { return document_start_; }
-  YamlDocument take() { return {std::move(root_), std::move(sources_)}; }
+  YamlDocument take() {
+    sources_.shrink();  // kept as long as the entry
+    return {std::move(root_), std::move(sources_)};
+  }
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     document_start_ = location_of(mark, text_);

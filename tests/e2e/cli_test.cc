@@ -104,13 +104,14 @@ TEST_CASE("the timings option prints the wall and CPU time of each phase, only w
   CHECK(plain.output.find("timings") == std::string::npos);
   const Run timed = kbc("build --timings --no-cache " + kb.arg());  // not skipped as unchanged
   REQUIRE(timed.status == 0);
-  const std::size_t report = timed.output.find("timings (seconds):\n    wall     cpu\n");
+  const std::size_t report = timed.output.find(
+      "timings (seconds; the peak memory so far at the phase's end):\n    wall     cpu  peak MB\n");
   REQUIRE(report != std::string::npos);
   std::size_t at = report;
   for (const char* phase : {"load", "lint", "records and Markdown", "site", "  entry pages",
                             "link check", "write output", "total"}) {
     INFO(phase);
-    static const std::string kFigure = " *[0-9]+\\.[0-9]{3} +[0-9]+\\.[0-9]{3}  ";
+    static const std::string kFigure = " *[0-9]+\\.[0-9]{3} +[0-9]+\\.[0-9]{3} +[1-9][0-9]*  ";
     std::smatch found;
     const std::string rest = timed.output.substr(at);
     REQUIRE(std::regex_search(rest, found, std::regex(kFigure + phase + "\n")));
