@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "base/digest.h"
+#include "base/memory.h"
 #include "base/parallel.h"
 #include "base/timings.h"
 
@@ -69,6 +70,7 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
                                    checked.diagnostics, options.progress);
   }
   if (options.progress) options.progress->clear();
+  return_free_memory();  // what parsing and validating dropped
   const Phase phase("lint");
   Diagnostics findings = cache && options.only.empty() ? run_lint_cached(checked.kb, *cache)
                                                        : run_lint(checked.kb, options.only);
@@ -96,6 +98,7 @@ struct EntryFiles {
   std::string path;  // the entry's file, relative to the root
   nlohmann::ordered_json record;
   std::string json;                    // the record as api/<id>.json holds it
+  std::string digest;                  // of `json`
   const Evidence* evidence = nullptr;  // kbc verify's, when current and reproduced
 };
 
@@ -112,12 +115,21 @@ std::vector<const Entry*> entries_to_build(const KnowledgeBase& kb,
   return built;
 }
 
+// What the Markdown page of `file` in `language` is made from, for OutputTree::reuse.
+std::string page_key(const std::string& site_digest, const Language& language,
+                     const EntryFiles& file) {
+  Digest key;
+  key.add("markdown page 1").add(site_digest).add(language.code).add(file.digest);
+  return key.hex().substr(0, 32);
+}
+
 // Each entry's record, and its record and Markdown pages added to `tree` with the site's copies
-// of them (so that site/ can be published on its own), on every core.
+// of them (so that site/ can be published on its own), on every core. With `site_digest`, the
+// Markdown pages the output holds from the same record are reused.
 std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
                                        const std::vector<const Entry*>& built,
-                                       const TemplateSet& templates, OutputTree& tree,
-                                       Progress* progress) {
+                                       const TemplateSet& templates, const std::string& site_digest,
+                                       OutputTree& tree, Progress* progress) {
   const std::vector<Language>& languages = kb.languages;
   // Templates are read here, once; each worker compiles its own copy.
   templates.text("page.md.mustache");
@@ -134,11 +146,15 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
       file.evidence = kb.current_evidence(*built[i]);
       file.record = published_record(*built[i], languages, file.evidence);
       file.json = record_text(file.record);
+      file.digest = digest_of(file.json);
       const std::string api = "api/" + file.id + ".json";
       tree.add_with_copy(api, "site/" + api, file.json);
       for (std::size_t l = 0; l < languages.size(); ++l) {
         const std::string md = "md/" + languages[l].code + "/" + file.id + ".md";
-        tree.add_with_copy(md, "site/" + md, renderers[l].render(file.record));
+        // A page reads its record only: the same record, the same page.
+        std::string key = site_digest.empty() ? "" : page_key(site_digest, languages[l], file);
+        if (!tree.reuse_with_copy(md, "site/" + md, key))
+          tree.add_with_copy(md, "site/" + md, renderers[l].render(file.record), std::move(key));
       }
       if (progress) progress->advance();
     }
@@ -156,24 +172,37 @@ void add_bundle(std::vector<EntryFiles>& files, OutputTree& tree) {
 
 }  // namespace
 
-std::string build_inputs_digest(const FileSystem& fs, const std::string& root,
-                                const KnowledgeBase& kb, const SiteConfig& config,
-                                const std::set<std::string>& excluded) {
+std::string site_inputs_digest(const FileSystem& fs, const std::string& root,
+                               const SiteConfig& config, const std::vector<Language>& languages) {
   const std::string build = executable_identity();
   if (build.empty()) return "";
   Digest inputs;
-  inputs.add("kbc build inputs 1").add(build).add(kb.digest);
+  inputs.add("kbc site inputs 1").add(build);
   const std::string config_file = join_path(root, kConfigFile);
   inputs.add(fs.size(config_file) ? fs.read(config_file) : "");
   inputs.add(config.title).add(config.base_url).add(config.description).add(config.edit_url);
   for (const SiteConfig::Image* image : {&config.logo, &config.favicon})
     inputs.add(image->name).add(image->bytes);
-  for (const Language& language : kb.languages) inputs.add(language.code);
+  inputs.add(languages.size());
+  for (const Language& language : languages) {
+    inputs.add(language.code).add(language.html_lang).add(language.name);
+    inputs.add(language.english_name).add(language.base ? 1 : 0);
+  }
   const std::string templates = join_path(root, "templates");
   if (fs.is_directory(templates)) {
     for (const std::string& file : fs.list(templates, ""))
       inputs.add(file).add(fs.read(join_path(templates, file)));
   }
+  return inputs.hex();
+}
+
+std::string build_inputs_digest(const FileSystem& fs, const std::string& root,
+                                const KnowledgeBase& kb, const SiteConfig& config,
+                                const std::set<std::string>& excluded) {
+  const std::string site = site_inputs_digest(fs, root, config, kb.languages);
+  if (site.empty()) return "";
+  Digest inputs;
+  inputs.add("kbc build inputs 2").add(site).add(kb.digest);
   inputs.add(excluded.size());
   for (const std::string& path : excluded) inputs.add(path);
   return inputs.hex();
@@ -185,29 +214,33 @@ std::size_t entries_to_build_count(const KnowledgeBase& kb, const std::set<std::
 
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
                          const TemplateSet& templates, const SiteConfig& config, Progress* progress,
-                         OutputStage* stage) {
+                         OutputStage* stage, const std::string& site_digest) {
   BuiltOutput out;
   if (stage) out.tree = OutputTree(*stage);
   LinkCheck links;
   out.tree.observe(
       [&links](const std::string& path, std::string_view content) { links.read(path, content); });
   std::optional<Phase> phase("records and Markdown");
-  std::vector<EntryFiles> files =
-      render_entries(kb, entries_to_build(kb, excluded), templates, out.tree, progress);
+  std::vector<EntryFiles> files = render_entries(kb, entries_to_build(kb, excluded), templates,
+                                                 site_digest, out.tree, progress);
   add_bundle(files, out.tree);
   std::vector<const nlohmann::ordered_json*> records;
   std::vector<std::string> paths;
   std::vector<const Evidence*> evidence;
-  for (const EntryFiles& file : files) {
+  std::vector<std::string> digests;
+  for (EntryFiles& file : files) {
     records.push_back(&file.record);
     paths.push_back(file.path);
     evidence.push_back(file.evidence);
+    digests.push_back(std::move(file.digest));
   }
   phase.emplace("site");
+  return_free_memory();
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
   SiteModel model(records, config, kb.languages);
   model.set_source_paths(std::move(paths));
   model.set_evidence(std::move(evidence));
+  if (!site_digest.empty()) model.set_digests(site_digest, std::move(digests));
   build_site(model, templates, out.tree, progress, &benign);
   if (progress) progress->clear();
   phase.emplace("link check");

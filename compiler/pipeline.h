@@ -51,15 +51,23 @@ struct BuiltOutput {
 
 // Renders every schema-valid entry whose path is not in `excluded`: the bundle, the records,
 // the Markdown pages and the site. With `stage`, the files go to it as they are made (the tree
-// keeps none of them); else the tree holds them.
+// keeps none of them); else the tree holds them. With `site_digest` (site_inputs_digest), the
+// pages that the stage's output holds from the same inputs are reused, not rendered.
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
                          const TemplateSet& templates, const SiteConfig& config,
-                         Progress* progress = nullptr, OutputStage* stage = nullptr);
+                         Progress* progress = nullptr, OutputStage* stage = nullptr,
+                         const std::string& site_digest = {});
 
-// A digest of everything a build of `kb` with `config` reads, leaving out `excluded`: this build
-// of kbc, every entry and benign file, kbc.yaml, the images it names, the knowledge base's own
-// templates/ and the site settings as given. Two builds with the same digest write the same
-// output. "" when it cannot be known (the executable's identity is unknown).
+// A digest of what every page of a build of the knowledge base at `root` reads besides the
+// entries: this build of kbc, kbc.yaml, the site settings as given (with the images they name),
+// the languages and the knowledge base's own templates/. "" when it cannot be known (the
+// executable's identity is unknown).
+std::string site_inputs_digest(const FileSystem& fs, const std::string& root,
+                               const SiteConfig& config, const std::vector<Language>& languages);
+
+// A digest of everything a build of `kb` with `config` reads, leaving out `excluded`: what
+// site_inputs_digest covers, and every entry and benign file. Two builds with the same digest
+// write the same output. "" when it cannot be known (the executable's identity is unknown).
 std::string build_inputs_digest(const FileSystem& fs, const std::string& root,
                                 const KnowledgeBase& kb, const SiteConfig& config,
                                 const std::set<std::string>& excluded);

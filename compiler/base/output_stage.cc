@@ -25,7 +25,10 @@ namespace fs = std::filesystem;
 namespace {
 
 // The manifest's first line: this, then the digest of what the output was built from, if any.
-constexpr std::string_view kManifestHeader = "kbc-output 1";
+// Each line after it: digest, size, path and, in version 2, what the file was made from, if
+// known; tab-separated. Version 1's lines are read as version 2's without the last field.
+constexpr std::string_view kManifestHeader = "kbc-output 2";
+constexpr std::string_view kManifestHeaderV1 = "kbc-output 1";
 constexpr std::string_view kJournal = ".kbc-journal";
 
 [[noreturn]] void fail(const std::string& what, const fs::path& path) {
@@ -361,7 +364,8 @@ OutputStage::~OutputStage() {
 
 void OutputStage::read_manifest() {
   const std::string text = read_file(out_dir_ / kOutputMarker);
-  if (!text.starts_with(kManifestHeader)) return;  // none, or an older kbc's empty marker
+  // None, or an older kbc's empty marker.
+  if (!text.starts_with(kManifestHeader) && !text.starts_with(kManifestHeaderV1)) return;
   std::istringstream lines(text);
   std::string line;
   std::getline(lines, line);
@@ -372,9 +376,11 @@ void OutputStage::read_manifest() {
       old_.clear();  // damaged: trusted no more than a missing one
       return;
     }
-    File& file = old_[line.substr(second + 1)];
+    const std::size_t third = line.find('\t', second + 1);
+    File& file = old_[line.substr(second + 1, third - second - 1)];
     file.digest = line.substr(0, first);
     file.size = std::strtoull(line.c_str() + first + 1, nullptr, 10);
+    if (third != std::string::npos) file.key = line.substr(third + 1);
   }
   built_from_ = inputs;
   known_ = true;
@@ -389,7 +395,9 @@ std::string OutputStage::manifest_text() const {
   text += '\n';
   for (const auto* file : files) {
     text.append(file->second.digest).append("\t").append(std::to_string(file->second.size));
-    text.append("\t").append(file->first) += '\n';
+    text.append("\t").append(file->first);
+    if (!file->second.key.empty()) text.append("\t").append(file->second.key);
+    text += '\n';
   }
   return text;
 }
@@ -417,22 +425,39 @@ fs::path OutputStage::staged_path(const std::string& path) {
   return staging_ / path;
 }
 
-void OutputStage::put(const std::string& path, std::string_view content) {
-  File file{digest_of(content).substr(0, 32), content.size(), false};
+void OutputStage::put(const std::string& path, std::string_view content, std::string key) {
+  File file{digest_of(content).substr(0, 32), content.size(), false, std::move(key)};
   file.changed = verify_ ? !holds(out_dir_ / path, content) : !unchanged(path, file);
   if (file.changed) write_file(staged_path(path), content);
   const std::lock_guard lock(mutex_);
   new_[path] = std::move(file);
 }
 
+bool OutputStage::reuse(const std::string& path, const std::string& key) {
+  if (verify_ || !known_ || key.empty()) return false;
+  const auto old = old_.find(path);  // old_ is not written once the stage is open
+  if (old == old_.end() || old->second.key != key) return false;
+  File file = old->second;
+  file.changed = false;
+  const std::lock_guard lock(mutex_);
+  new_[path] = std::move(file);
+  return true;
+}
+
+bool OutputStage::drops_files() const {
+  const std::lock_guard lock(mutex_);
+  return std::any_of(old_.begin(), old_.end(),
+                     [this](const auto& file) { return !new_.count(file.first); });
+}
+
 void OutputStage::put_copy(const std::string& path, const std::string& source,
-                           std::string_view content) {
+                           std::string_view content, std::string key) {
   File file;
   bool source_staged = false;
   {
     const std::lock_guard lock(mutex_);
     const File& original = new_.at(source);
-    file = {original.digest, original.size, false};
+    file = {original.digest, original.size, false, std::move(key)};
     source_staged = original.changed;
   }
   file.changed = verify_ ? !holds(out_dir_ / path, content) : !unchanged(path, file);

@@ -52,11 +52,19 @@ class OutputStage {
   OutputStage& operator=(const OutputStage&) = delete;
 
   // A file of the new output; from any thread. Its bytes are written to the staging folder only
-  // when the output does not hold them already.
-  void put(const std::string& path, std::string_view content);
+  // when the output does not hold them already. `key`, when not empty, is a digest of what the
+  // file was made from, recorded in the manifest for `reuse`.
+  void put(const std::string& path, std::string_view content, std::string key = {});
+  // Puts the output's file at `path` again, unread, when the manifest records it as made from
+  // `key` (not empty): the file a build would make from the same inputs. False (nothing put)
+  // otherwise, and always with verify.
+  bool reuse(const std::string& path, const std::string& key);
+  // Whether a file of the output is not (yet) in the new one: the commit would remove it.
+  bool drops_files() const;
   // A file with the bytes of `source`, put before: committed as a hard link to it where the file
   // system allows.
-  void put_copy(const std::string& path, const std::string& source, std::string_view content);
+  void put_copy(const std::string& path, const std::string& source, std::string_view content,
+                std::string key = {});
   bool has(const std::string& path) const;
   std::size_t size() const;
 
@@ -81,6 +89,7 @@ class OutputStage {
     std::string digest;  // of the bytes, 32 hex digits
     std::uint64_t size = 0;
     bool changed = false;
+    std::string key;  // what it was made from, when known
   };
   void read_manifest();
   bool unchanged(const std::string& path, const File& file) const;

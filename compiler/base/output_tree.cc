@@ -43,23 +43,38 @@ void OutputTree::keep(std::string path, std::string content) {
 }
 
 void OutputTree::add(std::string_view path, std::string content) {
+  add(path, std::move(content), {});
+}
+
+void OutputTree::add(std::string_view path, std::string content, std::string key) {
   std::string checked = checked_path(path);
   if (observer_) observer_(checked, content);
   if (stage_)
-    stage_->put(checked, content);
+    stage_->put(checked, content, std::move(key));
   else
     keep(std::move(checked), std::move(content));
 }
 
-void OutputTree::add_with_copy(std::string_view path, std::string_view copy, std::string content) {
+bool OutputTree::reuse(std::string_view path, const std::string& key) {
+  return stage_ && stage_->reuse(checked_path(path), key);
+}
+
+bool OutputTree::reuse_with_copy(std::string_view path, std::string_view copy,
+                                 const std::string& key) {
+  // When only the copy could be, the caller adds both anew, which replaces it.
+  return stage_ && stage_->reuse(checked_path(copy), key) && stage_->reuse(checked_path(path), key);
+}
+
+void OutputTree::add_with_copy(std::string_view path, std::string_view copy, std::string content,
+                               std::string key) {
   std::string checked = checked_path(path), checked_copy = checked_path(copy);
   if (observer_) {
     observer_(checked, content);
     observer_(checked_copy, content);
   }
   if (stage_) {
-    stage_->put(checked, content);
-    stage_->put_copy(checked_copy, checked, content);
+    stage_->put(checked, content, key);
+    stage_->put_copy(checked_copy, checked, content, std::move(key));
   } else {
     keep(std::move(checked_copy), content);
     keep(std::move(checked), std::move(content));

@@ -62,6 +62,7 @@ int run_build(const Arguments& arguments) {
   }
   // Files are staged beside the output as they are made; nothing in it changes before commit.
   OutputStage stage(out_dir, arguments.has("--no-cache"));
+  const std::string site = site_inputs_digest(fs, root, config, checked.kb.languages);
   std::string inputs = build_inputs_digest(fs, root, checked.kb, config, failed);
   if (!inputs.empty() && inputs == stage.built_from()) {  // as ninja: nothing to do
     report_built(config, entries_to_build_count(checked.kb, failed), stage.files_held(), out_dir,
@@ -70,7 +71,7 @@ int run_build(const Arguments& arguments) {
   }
   stage.set_inputs(std::move(inputs));
   const BuiltOutput& built = kept_until_exit<BuiltOutput>(
-      emit_outputs(checked.kb, failed, TemplateSet(fs, root), config, &progress, &stage));
+      emit_outputs(checked.kb, failed, TemplateSet(fs, root), config, &progress, &stage, site));
   if (!built.problems.empty()) {
     print_diagnostics(built.problems, color, nullptr, root);  // paths in the output: no source
     std::cerr << "kbc build: " << built.problems.size() << " broken link(s) in the site; "

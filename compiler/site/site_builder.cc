@@ -156,22 +156,55 @@ std::vector<json> all_strings(const SiteModel& model, const TemplateSet& templat
   return strings;
 }
 
-// Every entry's page in every language, on every core.
-void add_entry_pages(const SiteModel& model, const TemplateSet& templates,
-                     const std::vector<json>& strings, OutputTree& tree, Progress* progress) {
+// Entry pages by number (k: language k / count, record k % count), on every core. With
+// `reuse`, a page the output holds from the same key is put again unread, and its number
+// returned; the others are rendered.
+std::vector<std::size_t> add_entry_pages(const SiteModel& model, const TemplateSet& templates,
+                                         const std::vector<json>& strings,
+                                         const std::vector<std::size_t>& pages, bool reuse,
+                                         OutputTree& tree, Progress* progress) {
   const auto& languages = model.languages();
   const std::size_t count = model.records().size();
-  if (progress) progress->start("pages", count * languages.size());
-  parallel_slices(count * languages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
-    PageRenderer renderer(templates, languages, strings);
-    for (std::size_t k = begin; k < end; ++k) {
-      const std::size_t l = k / count, i = k % count;
-      tree.add(
-          "site/" + site_entry_path(languages[l].code, string_field(*model.records()[i], "id")),
-          renderer.page(languages[l].code, "entry", model.entry_page(i, languages[l], strings[l])));
+  if (progress) progress->start("pages", pages.size());
+  std::vector<char> reused(pages.size(), 0);  // written by index, from the workers
+  parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+    std::optional<PageRenderer> renderer;
+    for (std::size_t n = begin; n < end; ++n) {
+      const std::size_t k = pages[n], l = k / count, i = k % count;
+      const std::string path =
+          "site/" + site_entry_path(languages[l].code, string_field(*model.records()[i], "id"));
+      std::string key = model.entry_page_key(i, languages[l]);
+      if (reuse && tree.reuse(path, key)) {
+        reused[n] = 1;
+      } else {
+        if (!renderer) renderer.emplace(templates, languages, strings);
+        tree.add(path,
+                 renderer->page(languages[l].code, "entry",
+                                model.entry_page(i, languages[l], strings[l])),
+                 std::move(key));
+      }
       if (progress) progress->advance();
     }
   });
+  std::vector<std::size_t> numbers;
+  for (std::size_t n = 0; n < pages.size(); ++n) {
+    if (reused[n]) numbers.push_back(pages[n]);
+  }
+  return numbers;
+}
+
+// Every entry's page in every language. Pages the output holds already, made from the same
+// inputs, are reused unread, unless the output loses a file: their links were checked when
+// they were made, against an output that had every file it has now, or else they are rendered
+// again for the link check.
+void add_all_entry_pages(const SiteModel& model, const TemplateSet& templates,
+                         const std::vector<json>& strings, OutputTree& tree, Progress* progress) {
+  std::vector<std::size_t> pages(model.records().size() * model.languages().size());
+  for (std::size_t k = 0; k < pages.size(); ++k) pages[k] = k;
+  std::vector<std::size_t> reused =
+      add_entry_pages(model, templates, strings, pages, true, tree, progress);
+  if (reused.empty() || !tree.drops_files()) return;
+  add_entry_pages(model, templates, strings, reused, false, tree, progress);
 }
 
 // The other files of each language's folder: search index, match data, home, search, not-found
@@ -290,10 +323,6 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     templates.text(std::string("site/") + name + ".mustache");  // read once, before workers
   }
   {
-    const Phase phase("entry pages");
-    add_entry_pages(model, templates, strings, tree, progress);
-  }
-  {
     const Phase phase("other pages and indexes");
     add_language_files(model, templates, strings, tree, benign);
   }
@@ -320,6 +349,9 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     if (!image->name.empty()) add("assets/" + image->name, image->bytes);
   }
   add("schema/entry.schema.json", entry_schema_text(model.languages()));
+  // Last, when every other file is in the tree: whether it drops one decides the reuse.
+  const Phase phase("entry pages");
+  add_all_entry_pages(model, templates, strings, tree, progress);
 }
 
 }  // namespace kbc

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "base/digest.h"
 #include "base/text.h"
 #include "base/utf8.h"
 #include "render/mustache_data.h"
@@ -354,6 +355,28 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
   const Language& content_language = translated_page ? language : languages_.front();
   put_text(page, "json_ld", json_ld_text(article_json(r, path, title_text.text, content_language)));
   return page;
+}
+
+std::string SiteModel::entry_page_key(std::size_t index, const Language& language) const {
+  if (site_digest_.empty() || record_digests_.size() != records_.size()) return "";
+  Digest key;
+  key.add("entry page 1").add(site_digest_).add(language.code).add(record_digests_[index]);
+  key.add(index < source_paths_.size() ? source_paths_[index] : "");
+  const Evidence* evidence = index < evidence_.size() ? evidence_[index] : nullptr;
+  key.add(evidence ? 1 : 0);
+  if (evidence)
+    key.add(evidence->date).add(environment_summary(evidence->environment)).add(evidence->line);
+  const Relations& relations = relations_[index];
+  for (const std::vector<Link>* links :
+       {&relations.preceded_by, &relations.leads_to, &relations.confused_with}) {
+    key.add(links->size());
+    for (const Link& link : *links) {
+      key.add(link.id).add(link.edge ? link.edge->dump() : "");
+      const auto target = by_id_.find(link.id);
+      key.add(target == by_id_.end() ? "" : record_digests_[target->second]);
+    }
+  }
+  return key.hex().substr(0, 32);
 }
 
 MustacheData SiteModel::related_data(std::size_t index, const Language& language,

@@ -50,6 +50,18 @@ class SiteModel {
   // of `records`: the entry page shows where and when the error was reproduced.
   void set_evidence(std::vector<const Evidence*> evidence) { evidence_ = std::move(evidence); }
 
+  // What lets a build reuse the last build's entry pages: `site`, a digest of what every page
+  // reads (kbc itself, the site's settings, templates and languages), and a digest of each
+  // record's JSON, in the order of `records`. Without them, entry_page_key is "".
+  void set_digests(std::string site, std::vector<std::string> records) {
+    site_digest_ = std::move(site);
+    record_digests_ = std::move(records);
+  }
+  // A digest of everything the entry page of `record` in `language` is made from: the record,
+  // its source path and evidence, and the records and edges of the entries it links to. The
+  // same key makes the same page. "" without set_digests.
+  std::string entry_page_key(std::size_t record, const Language& language) const;
+
   const SiteConfig& config() const { return config_; }
   const std::vector<Language>& languages() const { return languages_; }
   const std::vector<const nlohmann::ordered_json*>& records() const { return records_; }
@@ -126,6 +138,8 @@ class SiteModel {
   std::vector<Relations> relations_;
   std::vector<std::string> source_paths_;
   std::vector<const Evidence*> evidence_;
+  std::string site_digest_;
+  std::vector<std::string> record_digests_;
 };
 
 }  // namespace kbc

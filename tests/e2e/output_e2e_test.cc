@@ -225,6 +225,48 @@ TEST_CASE(
   check_no_staging_left(kb.root);
 }
 
+TEST_CASE("pages are reused while what they show is unchanged, and link-checked when files go") {
+  TempKb kb;
+  const fs::path dist = kb.root / "dist";
+  // An extra entry, confused with another (whose page then lists it), and linked to from the
+  // seed entry's text.
+  std::string extra = read(kb.root / "entries/cuda/illegal-memory-access.yaml");
+  while (extra.find("illegal-memory-access") != std::string::npos)
+    extra.replace(extra.find("illegal-memory-access"), 21, "extra-entry-copy");
+  extra.replace(extra.find("signature: '"), 12, "signature: 'Extra copy ");
+  write(kb.root / "entries/cuda/extra-entry-copy.yaml", extra);
+  edit_seed_entry(kb, "See [the copy](extra-entry-copy.html).");
+  const std::string build = "build --base-url https://kb.example/ " + kb.arg();
+  REQUIRE(kbc(build).status == 0);
+  const std::string seed_page = "site/en/entries/cuda/cudnn-bn-epsilon-too-small.html";
+  CHECK(read(dist / ".kbc-output").find("\t" + seed_page + "\t") != std::string::npos);
+
+  // The extra entry's title changes: the page that lists it follows, as a fresh build has it.
+  const fs::path extra_file = kb.root / "entries/cuda/extra-entry-copy.yaml";
+  std::string renamed = read(extra_file);
+  renamed.replace(renamed.find("signature: 'Extra copy "), 23, "signature: 'Renamed copy ");
+  write(extra_file, renamed);
+  const auto before = stamps(dist);
+  const Run rebuilt = kbc(build);
+  INFO(rebuilt.output);
+  REQUIRE(rebuilt.status == 0);
+  const std::string lister = "site/en/entries/pytorch/device-side-assert-triggered.html";
+  CHECK(read(dist / lister).find("Renamed copy") != std::string::npos);
+  CHECK(before.at(lister) != stamps(dist).at(lister));
+  CHECK(before.at(seed_page) == stamps(dist).at(seed_page));
+  REQUIRE(kbc(build + " --no-cache --out " + (kb.root / "fresh").string()).status == 0);
+  CHECK(snapshot(dist) == snapshot(kb.root / "fresh"));
+
+  // The extra entry goes: the seed's page is unchanged, but its link now leads nowhere.
+  fs::remove(extra_file);
+  const auto kept = snapshot(dist);
+  const Run broken = kbc(build);
+  CHECK(broken.status == 1);
+  CHECK(broken.output.find(seed_page + ":") != std::string::npos);
+  CHECK(broken.output.find("broken link to 'extra-entry-copy.html'") != std::string::npos);
+  CHECK(snapshot(dist) == kept);
+}
+
 TEST_CASE("a build killed at any moment leaves whole files, and the next build repairs it") {
   TempKb kb;
   const fs::path out = kb.root / "dist";

@@ -76,7 +76,7 @@ TEST_CASE("a stage writes only the files whose bytes change and removes the ones
   const fs::path out = dir.root / "dist";
   CHECK(build(out, kFirst).written == 3);
   CHECK(files(out) == kFirst);
-  CHECK(read(out / ".kbc-output").starts_with("kbc-output 1\n"));
+  CHECK(read(out / ".kbc-output").starts_with("kbc-output 2\n"));
   const auto a = modified(out / "a.html"), manifest = modified(out / ".kbc-output");
 
   const kbc::OutputStage::Summary same = build(out, kFirst);
@@ -185,4 +185,63 @@ TEST_CASE("an output tree refuses paths outside its folder or with control chara
   CHECK(tree.files().size() == 2);
   CHECK(tree.files().at("site/api/x.json") == "{}");
   CHECK(tree.contains("api/x.json"));
+}
+
+TEST_CASE("a file made from the same key is put again unread, and only then") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  {
+    kbc::OutputStage stage(out.string(), false);
+    kbc::OutputTree tree(stage);
+    tree.add("a.html", "A", "key-a");
+    tree.add("b.html", "B");  // no key: never reused
+    tree.add_with_copy("c.md", "site/c.md", "C", "key-c");
+    CHECK_FALSE(tree.drops_files());
+    CHECK(stage.commit().written == 4);
+  }
+  CHECK(read(out / ".kbc-output").find("\ta.html\tkey-a\n") != std::string::npos);
+  const auto a = modified(out / "a.html");
+  {
+    kbc::OutputStage stage(out.string(), false);
+    kbc::OutputTree tree(stage);
+    CHECK_FALSE(tree.reuse("a.html", "key-other"));
+    CHECK_FALSE(tree.reuse("b.html", ""));
+    CHECK_FALSE(tree.reuse("new.html", "key-a"));
+    CHECK(tree.reuse("a.html", "key-a"));
+    CHECK(tree.contains("a.html"));
+    CHECK(tree.drops_files());  // b.html, c.md and its copy are not in yet
+    CHECK(tree.reuse_with_copy("c.md", "site/c.md", "key-c"));
+    tree.add("b.html", "B");
+    CHECK_FALSE(tree.drops_files());
+    const kbc::OutputStage::Summary summary = stage.commit();
+    CHECK(summary.written == 0);
+    CHECK(summary.removed == 0);
+  }
+  CHECK(files(out) == std::map<std::string, std::string>{
+                          {"a.html", "A"}, {"b.html", "B"}, {"c.md", "C"}, {"site/c.md", "C"}});
+  CHECK(modified(out / "a.html") == a);
+  // The key is kept for the next build; a file added anew takes the new one.
+  CHECK(read(out / ".kbc-output").find("\ta.html\tkey-a\n") != std::string::npos);
+  {
+    kbc::OutputStage stage(out.string(), false);
+    kbc::OutputTree tree(stage);
+    tree.add("a.html", "A2", "key-a2");
+    CHECK(stage.commit().written == 1);
+  }
+  CHECK(read(out / ".kbc-output").find("\ta.html\tkey-a2\n") != std::string::npos);
+  // With verify (kbc build --no-cache) nothing is reused.
+  kbc::OutputStage verify(out.string(), true);
+  CHECK_FALSE(verify.reuse("a.html", "key-a2"));
+}
+
+TEST_CASE("a manifest of the first version is read, so an update of kbc rewrites nothing") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  build(out, kFirst);
+  std::string manifest = read(out / ".kbc-output");
+  manifest.replace(0, std::string("kbc-output 2").size(), "kbc-output 1");
+  write(out / ".kbc-output", manifest);
+  const auto a = modified(out / "a.html");
+  CHECK(build(out, kFirst).written == 0);
+  CHECK(modified(out / "a.html") == a);
 }
