@@ -213,16 +213,16 @@ std::size_t entries_to_build_count(const KnowledgeBase& kb, const std::set<std::
 }
 
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
-                         const TemplateSet& templates, const SiteConfig& config, Progress* progress,
-                         OutputStage* stage, const std::string& site_digest) {
+                         const TemplateSet& templates, const SiteConfig& config,
+                         const EmitOptions& options) {
   BuiltOutput out;
-  if (stage) out.tree = OutputTree(*stage);
+  if (options.stage) out.tree = OutputTree(*options.stage);
   LinkCheck links;
   out.tree.observe(
       [&links](const std::string& path, std::string_view content) { links.read(path, content); });
   std::optional<Phase> phase("records and Markdown");
   std::vector<EntryFiles> files = render_entries(kb, entries_to_build(kb, excluded), templates,
-                                                 site_digest, out.tree, progress);
+                                                 options.site_digest, out.tree, options.progress);
   add_bundle(files, out.tree);
   std::vector<const nlohmann::ordered_json*> records;
   std::vector<std::string> paths;
@@ -240,9 +240,16 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   SiteModel model(records, config, kb.languages);
   model.set_source_paths(std::move(paths));
   model.set_evidence(std::move(evidence));
-  if (!site_digest.empty()) model.set_digests(site_digest, std::move(digests));
-  build_site(model, templates, out.tree, progress, &benign);
-  if (progress) progress->clear();
+  if (!options.site_digest.empty()) model.set_digests(options.site_digest, std::move(digests));
+  std::optional<BreadthMemo> memo;
+  if (options.cache) {
+    const std::optional<nlohmann::json> stored = options.cache->find_site_figures();
+    memo = stored ? BreadthMemo::from_json(*stored) : std::nullopt;
+    if (!memo) memo.emplace();
+  }
+  build_site(model, templates, out.tree, options.progress, &benign, memo ? &*memo : nullptr);
+  if (memo) options.cache->store_site_figures(memo->to_json());
+  if (options.progress) options.progress->clear();
   phase.emplace("link check");
   out.tree.observe(nullptr);
   out.problems = links.problems(out.tree);

@@ -49,14 +49,23 @@ struct BuiltOutput {
   Diagnostics problems;     // broken links in the site: the tree must not be committed
 };
 
+struct EmitOptions {
+  Progress* progress = nullptr;
+  // Where the files go as they are made (the tree keeps none of them); without, the tree holds
+  // them.
+  OutputStage* stage = nullptr;
+  // site_inputs_digest: with it, the pages that the stage's output holds from the same inputs
+  // are reused, not rendered.
+  std::string site_digest;
+  // Where the match figures measured by the last build are read, and this build's kept.
+  ParseCache* cache = nullptr;
+};
+
 // Renders every schema-valid entry whose path is not in `excluded`: the bundle, the records,
-// the Markdown pages and the site. With `stage`, the files go to it as they are made (the tree
-// keeps none of them); else the tree holds them. With `site_digest` (site_inputs_digest), the
-// pages that the stage's output holds from the same inputs are reused, not rendered.
+// the Markdown pages and the site.
 BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& excluded,
                          const TemplateSet& templates, const SiteConfig& config,
-                         Progress* progress = nullptr, OutputStage* stage = nullptr,
-                         const std::string& site_digest = {});
+                         const EmitOptions& options = {});
 
 // A digest of what every page of a build of the knowledge base at `root` reads besides the
 // entries: this build of kbc, kbc.yaml, the site settings as given (with the images they name),

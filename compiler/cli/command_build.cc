@@ -3,6 +3,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "base/timings.h"
@@ -70,8 +71,11 @@ int run_build(const Arguments& arguments) {
     return failed.empty() ? 0 : 1;
   }
   stage.set_inputs(std::move(inputs));
+  std::optional<ParseCache> cache;
+  if (!arguments.has("--no-cache")) cache.emplace(root, entry_schema_text(checked.kb.languages));
   const BuiltOutput& built = kept_until_exit<BuiltOutput>(
-      emit_outputs(checked.kb, failed, TemplateSet(fs, root), config, &progress, &stage, site));
+      emit_outputs(checked.kb, failed, TemplateSet(fs, root), config,
+                   {&progress, &stage, site, cache ? &*cache : nullptr}));
   if (!built.problems.empty()) {
     print_diagnostics(built.problems, color, nullptr, root);  // paths in the output: no source
     std::cerr << "kbc build: " << built.problems.size() << " broken link(s) in the site; "

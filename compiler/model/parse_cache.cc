@@ -21,6 +21,7 @@ using nlohmann::json;
 
 constexpr int kFormat = 6;  // bump when what is stored changes
 constexpr char kLastLintName[] = "last-lint";
+constexpr char kSiteFiguresName[] = "site-figures";
 
 // This build of kbc and the salt.
 std::string fingerprint(std::string_view salt) {
@@ -85,7 +86,8 @@ ParseCache::ParseCache(const std::string& root, std::string_view salt) {
       fs::remove_all(item.path(), error);
   }
   folder_ = (base / build).string();
-  used_.insert(kLastLintName);  // not a parse result: prune() keeps it
+  used_.insert(kLastLintName);  // not parse results: prune() keeps them
+  used_.insert(kSiteFiguresName);
 }
 
 std::string ParseCache::key(const std::string& path, std::string_view content) const {
@@ -139,9 +141,9 @@ void ParseCache::store(const std::string& path, std::string_view content, const 
   write_stored(fs::path(folder_) / name, stored);
 }
 
-std::optional<json> ParseCache::find_last_lint() const {
+std::optional<json> ParseCache::find_named(const char* name) const {
   if (folder_.empty()) return std::nullopt;
-  const auto bytes = read_whole_file(fs::path(folder_) / kLastLintName);
+  const auto bytes = read_whole_file(fs::path(folder_) / name);
   if (!bytes) return std::nullopt;
   try {
     return json::from_cbor(*bytes);
@@ -150,10 +152,18 @@ std::optional<json> ParseCache::find_last_lint() const {
   }
 }
 
-void ParseCache::store_last_lint(const json& last) {
+void ParseCache::store_named(const char* name, const json& stored) {
   if (folder_.empty()) return;
-  write_stored(fs::path(folder_) / kLastLintName, last);
+  write_stored(fs::path(folder_) / name, stored);
 }
+
+std::optional<json> ParseCache::find_last_lint() const { return find_named(kLastLintName); }
+
+void ParseCache::store_last_lint(const json& last) { store_named(kLastLintName, last); }
+
+std::optional<json> ParseCache::find_site_figures() const { return find_named(kSiteFiguresName); }
+
+void ParseCache::store_site_figures(const json& figures) { store_named(kSiteFiguresName, figures); }
 
 void ParseCache::prune() {
   if (folder_.empty()) return;

@@ -43,9 +43,14 @@ class ParseCache {
   // What the last whole lint stored (lint/last_lint.h), if anything. Only the latest is kept.
   std::optional<nlohmann::json> find_last_lint() const;
   void store_last_lint(const nlohmann::json& last);
+  // What the last build measured of the site's match figures (site/match_figures.h), likewise.
+  std::optional<nlohmann::json> find_site_figures() const;
+  void store_site_figures(const nlohmann::json& figures);
 
  private:
   std::string key(const std::string& path, std::string_view content) const;
+  std::optional<nlohmann::json> find_named(const char* name) const;
+  void store_named(const char* name, const nlohmann::json& stored);
 
   std::string folder_;  // <root>/.kbc-cache/<fingerprint>, or "" when unusable
   mutable std::mutex used_mutex_;

@@ -67,18 +67,6 @@ std::vector<std::pair<std::string, std::string>> search_index(const SiteModel& m
 
 }  // namespace
 
-MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>* benign) {
-  std::vector<MatchRecord> records;
-  for (const auto* record : model.records()) records.push_back(match_record(*record));
-  const Matcher matcher(std::move(records), MatchOptions{.benign = benign});
-  MatchFigures figures;
-  for (std::size_t i = 0; i < model.records().size(); ++i) {
-    const Breadth breadth = matcher.breadth(i);
-    figures.breadth_penalty.push_back(breadth_penalty(breadth.benign_lines, breadth.other_errors));
-  }
-  return figures;
-}
-
 namespace {
 
 // The alternatives of `regex` more specific than it, most specific first, in JavaScript.
@@ -212,12 +200,12 @@ void add_all_entry_pages(const SiteModel& model, const TemplateSet& templates,
 // own renderer.
 void add_language_files(const SiteModel& model, const TemplateSet& templates,
                         const std::vector<json>& strings, OutputTree& tree,
-                        const std::vector<BenignLine>* benign) {
+                        const std::vector<BenignLine>* benign, BreadthMemo* memo) {
   const auto& languages = model.languages();
   // For each of a language's three kinds of work, its files by path under site/. One list per
   // item, not per language: a language's items may fall in two workers' slices.
   std::vector<std::vector<std::pair<std::string, std::string>>> files(3 * languages.size());
-  const MatchFigures figures = match_figures(model, benign);
+  const MatchFigures figures = match_figures(model, benign, memo);
   parallel_slices(
       3 * languages.size(),
       [&](std::size_t begin, std::size_t end, std::size_t) {
@@ -311,7 +299,7 @@ json root_not_found_page(const SiteModel& model, const std::vector<json>& string
 }  // namespace
 
 void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
-                Progress* progress, const std::vector<BenignLine>* benign) {
+                Progress* progress, const std::vector<BenignLine>* benign, BreadthMemo* memo) {
   const auto add = [&tree](const std::string& path, std::string content) {
     tree.add("site/" + path, std::move(content));
   };
@@ -324,7 +312,7 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   }
   {
     const Phase phase("other pages and indexes");
-    add_language_files(model, templates, strings, tree, benign);
+    add_language_files(model, templates, strings, tree, benign, memo);
   }
   PageRenderer renderer(templates, model.languages(), strings);
   add("index.html", renderer.file("root.html", root_page(model)));

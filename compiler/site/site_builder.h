@@ -14,6 +14,7 @@
 #include "base/progress.h"
 #include "match/benign_corpus.h"
 #include "render/templates.h"
+#include "site/match_figures.h"
 #include "site/site_model.h"
 
 namespace kbc {
@@ -21,9 +22,11 @@ namespace kbc {
 // Adds every file of site/ except the per-entry records and Markdown pages, which the caller
 // copies from its own output.
 // `benign`: the benign corpus the paste box's breadth figures are measured on (kbc's and the
-// knowledge base's).
+// knowledge base's); `memo`: what the last build measured of them, and then this one
+// (match_figures.h).
 void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
-                Progress* progress = nullptr, const std::vector<BenignLine>* benign = nullptr);
+                Progress* progress = nullptr, const std::vector<BenignLine>* benign = nullptr,
+                BreadthMemo* memo = nullptr);
 
 // site/<lang>/match.json, what the paste box (site/assets/match.js) needs to match and rank a
 // pasted text as `kbc match` does (matcher.h, rank.h), one array per built entry, in id order:
@@ -44,10 +47,6 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
 // flags], most specific first, [11] its aliases, [12] its error code and [13] its tags (near
 // matches); and at the top, "reading" (the patterns of log_lines.h) and "score" (the constants
 // of rank.h and near_match.h).
-struct MatchFigures {
-  std::vector<int> breadth_penalty;  // per record of the model
-};
-MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>* benign = nullptr);
 std::string match_data(const SiteModel& model, const Language& language,
                        const MatchFigures& figures);
 

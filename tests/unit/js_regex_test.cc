@@ -255,6 +255,42 @@ TEST_CASE("the site's match data holds each entry's JavaScript regex and rank fi
   CHECK(en["entries"][0][2] == nullptr);  // the English title is the signature
 }
 
+TEST_CASE("breadth figures come from the memo only for the same texts and the same regex") {
+  nlohmann::ordered_json broad = {
+      {"id", "cuda/broad"}, {"signature", "Ä kernel"}, {"regex", "a\\Cb"}};
+  const nlohmann::ordered_json other = {
+      {"id", "cuda/other"}, {"signature", "CUDA error: out of memory"}, {"regex", "out of memory"}};
+  const nlohmann::ordered_json no_regex = {{"id", "cuda/none"}, {"signature", "x"}};
+  const std::vector<int> measured =
+      match_figures(SiteModel({&broad, &other, &no_regex}, SiteConfig{})).breadth_penalty;
+  REQUIRE(measured[0] > kBenignPenalty);
+
+  BreadthMemo memo;
+  const SiteModel model({&broad, &other, &no_regex}, SiteConfig{});
+  CHECK(match_figures(model, nullptr, &memo).breadth_penalty == measured);
+  CHECK(memo.penalties.size() == 2);  // the entries with a regex
+  // A memo is used as it is: a false figure in it shows that it was.
+  BreadthMemo planted = memo;
+  for (auto& [key, penalty] : planted.penalties) penalty = 7;
+  BreadthMemo in = planted;
+  CHECK(match_figures(model, nullptr, &in).breadth_penalty == std::vector<int>{7, 7, 0});
+  CHECK(BreadthMemo::from_json(memo.to_json())->penalties == memo.penalties);
+  CHECK_FALSE(BreadthMemo::from_json(nlohmann::json::array()));
+
+  // Another regex is measured; the other entry's figure still comes from the memo.
+  broad["regex"] = "Ä kernel";
+  in = planted;
+  const std::vector<int> changed = match_figures(model, nullptr, &in).breadth_penalty;
+  CHECK(changed[0] != 7);
+  CHECK(changed[1] == 7);
+  // Another signature changes what every regex is measured on: nothing is taken from the memo.
+  const nlohmann::ordered_json third = {{"id", "cuda/third"}, {"signature", "a kernel b"}};
+  in = planted;
+  const SiteModel more({&broad, &other, &no_regex, &third}, SiteConfig{});
+  CHECK(match_figures(more, nullptr, &in).breadth_penalty == match_figures(more).breadth_penalty);
+  CHECK(in.texts != planted.texts);
+}
+
 TEST_CASE("every regex of this repository's entries has a JavaScript form") {
   const RealFileSystem fs;
   Diagnostics problems;

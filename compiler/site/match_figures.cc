@@ -1,0 +1,106 @@
+#include "site/match_figures.h"
+
+#include <algorithm>
+
+#include "base/digest.h"
+#include "base/memory.h"
+#include "base/parallel.h"
+#include "base/text.h"
+#include "match/breadth.h"
+#include "match/rank.h"
+#include "match/regex_index.h"
+#include "render/record.h"
+
+namespace kbc {
+namespace {
+
+// Regexes compiled at once: as lint's chunks (lint/rule.h), for the same reason.
+constexpr std::size_t kBreadthChunk = 8192;
+
+std::string texts_digest(const std::vector<std::string>& ids,
+                         const std::vector<std::string>& signatures,
+                         const std::vector<BenignLine>& benign) {
+  Digest digest;
+  digest.add("breadth texts 1").add(benign.size());
+  for (const BenignLine& line : benign) digest.add(line.text);
+  digest.add(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) digest.add(ids[i]).add(signatures[i]);
+  return digest.hex();
+}
+
+std::string regex_key(const std::string& regex, std::string_view id) {
+  return Digest().add(regex).add(error_of(id)).hex().substr(0, 32);
+}
+
+}  // namespace
+
+nlohmann::json BreadthMemo::to_json() const {
+  nlohmann::json penalties_json = nlohmann::json::object();
+  for (const auto& [key, penalty] : penalties) penalties_json[key] = penalty;
+  return {{"texts", texts}, {"penalties", std::move(penalties_json)}};
+}
+
+std::optional<BreadthMemo> BreadthMemo::from_json(const nlohmann::json& stored) {
+  if (!stored.is_object() || !stored.contains("texts") || !stored["texts"].is_string() ||
+      !stored.contains("penalties") || !stored["penalties"].is_object())
+    return std::nullopt;
+  BreadthMemo memo;
+  memo.texts = stored["texts"].get<std::string>();
+  for (const auto& [key, penalty] : stored["penalties"].items()) {
+    if (!penalty.is_number_integer()) return std::nullopt;
+    memo.penalties[key] = penalty.get<int>();
+  }
+  return memo;
+}
+
+MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>* benign,
+                           BreadthMemo* memo) {
+  const std::vector<BenignLine>& lines = benign ? *benign : builtin_benign_lines();
+  const std::size_t n = model.records().size();
+  std::vector<std::string> ids(n), signatures(n), regexes(n), keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    ids[i] = string_field(*model.records()[i], "id");
+    signatures[i] = string_field(*model.records()[i], "signature");
+    regexes[i] = string_field(*model.records()[i], "regex");
+  }
+  const std::string texts = texts_digest(ids, signatures, lines);
+  const bool known = memo && memo->texts == texts;
+  MatchFigures figures{std::vector<int>(n, 0)};
+  std::vector<std::size_t> unknown;  // the records whose regex must be measured
+  for (std::size_t i = 0; i < n; ++i) {
+    if (is_blank(regexes[i])) continue;  // no regex: no breadth
+    keys[i] = regex_key(regexes[i], ids[i]);
+    const auto it = known ? memo->penalties.find(keys[i]) : memo->penalties.end();
+    if (known && it != memo->penalties.end())
+      figures.breadth_penalty[i] = it->second;
+    else
+      unknown.push_back(i);
+  }
+  const std::vector<std::string_view> id_views(ids.begin(), ids.end());
+  const std::vector<std::string_view> signature_views(signatures.begin(), signatures.end());
+  for (std::size_t begin = 0; begin < unknown.size(); begin += kBreadthChunk) {
+    const std::size_t end = std::min(unknown.size(), begin + kBreadthChunk);
+    std::vector<std::optional<std::string_view>> patterns(n);
+    for (std::size_t k = begin; k < end; ++k) patterns[unknown[k]] = regexes[unknown[k]];
+    const RegexIndex index(patterns);
+    const RegexBreadth breadth(
+        index, [](std::size_t i) { return i; }, id_views, signature_views, lines);
+    parallel_slices(end - begin, [&](std::size_t from, std::size_t to, std::size_t) {
+      for (std::size_t k = begin + from; k < begin + to; ++k) {
+        const Breadth b = breadth.of(unknown[k]);
+        figures.breadth_penalty[unknown[k]] = breadth_penalty(b.benign_lines, b.other_errors);
+      }
+    });
+    return_free_memory();  // the chunk's regexes
+  }
+  if (memo) {
+    BreadthMemo next{texts, {}};
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!keys[i].empty()) next.penalties[keys[i]] = figures.breadth_penalty[i];
+    }
+    *memo = std::move(next);
+  }
+  return figures;
+}
+
+}  // namespace kbc
