@@ -144,6 +144,23 @@ std::vector<std::string> RealFileSystem::links(const std::string& dir) const {
   });
 }
 
+FileSystem::Listing RealFileSystem::walk(const std::string& dir) const {
+  Listing listing;
+  items_under(dir, [&](const fs::directory_entry& item, std::error_code& error) {
+    if (item.is_symlink(error))
+      listing.links.push_back(item.path().native());
+    else if (item.is_regular_file(error))
+      listing.files.push_back(item.path().native());
+    return false;
+  });
+  const std::size_t prefix = (fs::path(dir) / "").native().size();
+  for (std::vector<std::string>* paths : {&listing.files, &listing.links}) {
+    for (std::string& path : *paths) path = fs::path(path.substr(prefix)).generic_string();
+    std::sort(paths->begin(), paths->end());
+  }
+  return listing;
+}
+
 std::string MemoryFileSystem::read(const std::string& path) const {
   if (symlinks.count(path)) {
     throw ToolError("cannot read " + path +

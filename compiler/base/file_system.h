@@ -47,6 +47,11 @@ class FileSystem {
   // The symbolic links under `dir` (recursively; links to folders are not entered), relative to
   // `dir`, sorted.
   virtual std::vector<std::string> links(const std::string& dir) const = 0;
+  // What `list(dir, "")` and `links(dir)` give, in one walk of the tree.
+  struct Listing {
+    std::vector<std::string> files, links;
+  };
+  virtual Listing walk(const std::string& dir) const { return {list(dir, ""), links(dir)}; }
 };
 
 class RealFileSystem final : public FileSystem {
@@ -56,6 +61,7 @@ class RealFileSystem final : public FileSystem {
   bool is_directory(const std::string& path) const override;
   std::vector<std::string> list(const std::string& dir, std::string_view suffix) const override;
   std::vector<std::string> links(const std::string& dir) const override;
+  Listing walk(const std::string& dir) const override;
 };
 
 // Files keyed by path; a directory exists when some file lies under it.

@@ -65,9 +65,9 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
 
 // The files under entries/ that kbc does not read, each with its entry-file error: symbolic
 // links and files ending in .yml.
-Diagnostics refused_files(const FileSystem& fs, const std::string& entries_dir) {
+Diagnostics refused_files(const FileSystem::Listing& listing) {
   Diagnostics refused;
-  for (const std::string& link : fs.links(entries_dir)) {
+  for (const std::string& link : listing.links) {
     refused.push_back({"entries/" + link,
                        {1, 1},
                        Severity::kError,
@@ -77,7 +77,8 @@ Diagnostics refused_files(const FileSystem& fs, const std::string& entries_dir) 
                        "entry-file",
                        ""});
   }
-  for (const std::string& yml : fs.list(entries_dir, ".yml")) {
+  for (const std::string& yml : listing.files) {
+    if (!yml.ends_with(".yml")) continue;
     const std::string name = std::filesystem::path(yml).stem().string() + ".yaml";
     refused.push_back({"entries/" + yml,
                        {1, 1},
@@ -98,8 +99,12 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
   if (!fs.is_directory(entries_dir)) {
     throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
   }
-  const std::vector<std::string> files = fs.list(entries_dir, ".yaml");
-  Diagnostics refused = refused_files(fs, entries_dir);
+  const FileSystem::Listing found_files = fs.walk(entries_dir);  // one walk of the tree
+  std::vector<std::string> files;
+  for (const std::string& file : found_files.files) {
+    if (file.ends_with(".yaml")) files.push_back(file);
+  }
+  Diagnostics refused = refused_files(found_files);
   std::vector<std::optional<Entry>> loaded(files.size());
   std::vector<Diagnostics> found(files.size());
   std::vector<std::string> digests(files.size());
