@@ -94,6 +94,15 @@ std::vector<std::size_t> signature_winners(const KnowledgeBase& kb,
     });
     for (std::size_t entry : group) winners[entry] = first;
   }
+  // Every signature lowered once, not once for each of `others` (quadratic at 100,000 entries).
+  std::vector<std::pair<std::string, std::size_t>> lowered_signatures;
+  if (!others.empty()) {
+    for (std::size_t other = 0; other < n; ++other) {
+      const std::string_view text = trim(kb.entries[other].text("/signature"));
+      if (kb.entries[other].shape_ok && !text.empty())
+        lowered_signatures.emplace_back(ascii_lower(text), other);
+    }
+  }
   for (std::size_t entry : others) {
     const std::string_view signature = kb.entries[entry].text("/signature");
     const std::string lowered = ascii_lower(signature);
@@ -101,11 +110,8 @@ std::vector<std::size_t> signature_winners(const KnowledgeBase& kb,
     for (const std::string_view line : trimmed_lines(signature)) {
       for (std::size_t other : matching(line)) candidates.push_back(other);
     }
-    for (std::size_t other = 0; other < n; ++other) {
-      const std::string_view text = trim(kb.entries[other].text("/signature"));
-      if (kb.entries[other].shape_ok && !text.empty() &&
-          lowered.find(ascii_lower(text)) != std::string::npos)
-        candidates.push_back(other);
+    for (const auto& [text, other] : lowered_signatures) {
+      if (lowered.find(text) != std::string::npos) candidates.push_back(other);
     }
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
