@@ -129,6 +129,7 @@ std::string page_key(const std::string& site_digest, const Language& language,
 std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
                                        const std::vector<const Entry*>& built,
                                        const TemplateSet& templates, const std::string& site_digest,
+                                       const std::function<void(std::size_t)>& entry_done,
                                        OutputTree& tree, Progress* progress) {
   const std::vector<Language>& languages = kb.languages;
   // Templates are read here, once; each worker compiles its own copy.
@@ -145,6 +146,7 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
       file.path = built[i]->path;
       file.evidence = kb.current_evidence(*built[i]);
       file.record = published_record(*built[i], languages, file.evidence);
+      if (entry_done) entry_done(static_cast<std::size_t>(built[i] - kb.entries.data()));
       file.json = record_text(file.record);
       file.digest = digest_of(file.json);
       const std::string api = "api/" + file.id + ".json";
@@ -221,8 +223,9 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   out.tree.observe(
       [&links](const std::string& path, std::string_view content) { links.read(path, content); });
   std::optional<Phase> phase("records and Markdown");
-  std::vector<EntryFiles> files = render_entries(kb, entries_to_build(kb, excluded), templates,
-                                                 options.site_digest, out.tree, options.progress);
+  std::vector<EntryFiles> files =
+      render_entries(kb, entries_to_build(kb, excluded), templates, options.site_digest,
+                     options.entry_done, out.tree, options.progress);
   add_bundle(files, out.tree);
   std::vector<const nlohmann::ordered_json*> records;
   std::vector<std::string> paths;

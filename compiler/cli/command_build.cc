@@ -44,7 +44,7 @@ int run_build(const Arguments& arguments) {
   const std::string out_dir = arguments.value_or("--out", join_path(root, "dist"));
   const RealFileSystem fs;
   Progress progress(Progress::wanted());
-  const CheckedKnowledgeBase& checked = kept_until_exit<CheckedKnowledgeBase>(
+  CheckedKnowledgeBase& checked = kept_until_exit<CheckedKnowledgeBase>(
       check_knowledge_base(fs, root, {!arguments.has("--no-cache"), {}, &progress}));
   const bool color = use_color_on(*parse_color_mode(arguments.value("--color")), STDERR_FILENO);
   print_diagnostics(checked.diagnostics, color, is_terminal(STDERR_FILENO) ? &fs : nullptr, root);
@@ -75,7 +75,8 @@ int run_build(const Arguments& arguments) {
   if (!arguments.has("--no-cache")) cache.emplace(root, entry_schema_text(checked.kb.languages));
   const BuiltOutput& built = kept_until_exit<BuiltOutput>(
       emit_outputs(checked.kb, failed, TemplateSet(fs, root), config,
-                   {&progress, &stage, site, cache ? &*cache : nullptr}));
+                   {&progress, &stage, site, cache ? &*cache : nullptr,
+                    [&checked](std::size_t entry) { checked.kb.entries[entry].drop_data(); }}));
   if (!built.problems.empty()) {
     print_diagnostics(built.problems, color, nullptr, root);  // paths in the output: no source
     std::cerr << "kbc build: " << built.problems.size() << " broken link(s) in the site; "

@@ -30,6 +30,14 @@ struct Entry {
 
   // The declared id when it is text, else the id the path implies.
   std::string id() const;
+  // Frees the data and source positions, for a build done with them (its record is made); the
+  // entry keeps its path, and id() becomes the id the path implies.
+  void drop_data() {
+    data = nlohmann::json();
+    sources = SourceMap();
+    suppressions.clear();
+    suppressions.shrink_to_fit();
+  }
 
   // The node at a JSON pointer, or nullptr.
   const nlohmann::json* find(std::string_view pointer) const;
