@@ -514,12 +514,17 @@ Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache) {
   std::optional<Phase> step("read the last lint");
   const auto stored = cache.find_last_lint();
   std::optional<LastLint> last = stored ? LastLint::from_json(*stored) : std::nullopt;
-  step.reset();
   if (last && last->digest == kb.digest) return std::move(last->findings);
+  if (last) {  // the facts, for the files that did not change
+    const auto facts = cache.find_last_lint_facts();
+    if (!facts || !last->add_facts(*facts)) last.reset();
+  }
+  step.reset();
   LastLint next;
   Diagnostics findings = run_lint(kb, last ? &*last : nullptr, next);
   step.emplace("store it for the next");
-  cache.store_last_lint(next.to_json());
+  cache.store_last_lint_facts(next.facts_json());  // first, each built and freed in turn
+  cache.store_last_lint(next.findings_json());
   return findings;
 }
 

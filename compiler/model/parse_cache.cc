@@ -19,8 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kFormat = 6;  // bump when what is stored changes
+constexpr int kFormat = 7;  // bump when what is stored changes
 constexpr char kLastLintName[] = "last-lint";
+constexpr char kLastLintFactsName[] = "last-lint-facts";
 constexpr char kSiteFiguresName[] = "site-figures";
 
 // This build of kbc and the salt.
@@ -87,6 +88,7 @@ ParseCache::ParseCache(const std::string& root, std::string_view salt) {
   }
   folder_ = (base / build).string();
   used_.insert(kLastLintName);  // not parse results: prune() keeps them
+  used_.insert(kLastLintFactsName);
   used_.insert(kSiteFiguresName);
 }
 
@@ -159,7 +161,15 @@ void ParseCache::store_named(const char* name, const json& stored) {
 
 std::optional<json> ParseCache::find_last_lint() const { return find_named(kLastLintName); }
 
-void ParseCache::store_last_lint(const json& last) { store_named(kLastLintName, last); }
+std::optional<json> ParseCache::find_last_lint_facts() const {
+  return find_named(kLastLintFactsName);
+}
+
+void ParseCache::store_last_lint(const json& findings) { store_named(kLastLintName, findings); }
+
+void ParseCache::store_last_lint_facts(const json& facts) {
+  store_named(kLastLintFactsName, facts);
+}
 
 std::optional<json> ParseCache::find_site_figures() const { return find_named(kSiteFiguresName); }
 

@@ -41,8 +41,12 @@ class ParseCache {
   void prune();
 
   // What the last whole lint stored (lint/last_lint.h), if anything. Only the latest is kept.
+  // In two parts (lint/last_lint.h); the facts are stored first, and a lint killed between the
+  // two leaves facts that name another digest than the findings.
   std::optional<nlohmann::json> find_last_lint() const;
-  void store_last_lint(const nlohmann::json& last);
+  std::optional<nlohmann::json> find_last_lint_facts() const;
+  void store_last_lint(const nlohmann::json& findings);
+  void store_last_lint_facts(const nlohmann::json& facts);
   // What the last build measured of the site's match figures (site/match_figures.h), likewise.
   std::optional<nlohmann::json> find_site_figures() const;
   void store_site_figures(const nlohmann::json& figures);

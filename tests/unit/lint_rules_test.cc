@@ -20,6 +20,7 @@
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
+#include "lint/last_lint.h"
 #include "lint/rule.h"
 #include "pipeline.h"
 
@@ -147,4 +148,37 @@ TEST_CASE("a lint that compiles the regexes a few at a time finds exactly what o
     for (const std::size_t chunk : {std::size_t{1}, std::size_t{2}, std::size_t{5}})
       CHECK(listed(kbc::run_lint(kb, {}, chunk)) == listed(whole));
   }
+}
+
+TEST_CASE("the last lint is kept in two parts, and facts of another lint are refused") {
+  kbc::LastLint last;
+  last.digest = "kb-1";
+  last.benign = "benign-1";
+  last.findings.push_back(
+      {"entries/a.yaml", {2, 3}, kbc::Severity::kWarning, "m", "rule-x", "", ""});
+  kbc::LastLint::EntryFacts& facts = last.entries["entries/a.yaml"];
+  facts.digest = "file-1";
+  facts.compiled = true;
+  facts.atoms = {"abc"};
+  facts.hits = {{"entries/b.yaml", "/signature"}};
+  facts.benign_lines = 4;
+  facts.some_benign = {1, 7};
+
+  std::optional<kbc::LastLint> read = kbc::LastLint::from_json(last.findings_json());
+  REQUIRE(read);
+  CHECK(read->digest == "kb-1");
+  CHECK(read->findings.size() == 1);
+  CHECK(read->entries.empty());  // the facts are read only when asked for
+  REQUIRE(read->add_facts(last.facts_json()));
+  const kbc::LastLint::EntryFacts& back = read->entries.at("entries/a.yaml");
+  CHECK(back.hits == facts.hits);
+  CHECK(back.some_benign == facts.some_benign);
+  CHECK(back.atoms == facts.atoms);
+
+  kbc::LastLint other = last;
+  other.digest = "kb-2";
+  std::optional<kbc::LastLint> mixed = kbc::LastLint::from_json(other.findings_json());
+  CHECK_FALSE(mixed->add_facts(last.facts_json()));
+  CHECK(mixed->entries.empty());
+  CHECK_FALSE(kbc::LastLint::from_json(nlohmann::json::array()));
 }
