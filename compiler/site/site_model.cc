@@ -221,12 +221,20 @@ void SiteModel::add_relations() {
 }
 
 std::vector<std::size_t> SiteModel::recently_updated(std::size_t limit) const {
+  std::vector<std::string> dates(records_.size());  // read once, not in every comparison
   std::vector<std::size_t> order(records_.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return string_field(*records_[a], "last_updated") > string_field(*records_[b], "last_updated");
-  });
-  if (order.size() > limit) order.resize(limit);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+    dates[i] = string_field(*records_[i], "last_updated");
+  }
+  // The first `limit` of the order a stable sort by date, newest first, would give.
+  const auto newer = [&](std::size_t a, std::size_t b) {
+    return dates[a] != dates[b] ? dates[a] > dates[b] : a < b;
+  };
+  const std::size_t kept = std::min(limit, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kept), order.end(),
+                    newer);
+  order.resize(kept);
   return order;
 }
 
