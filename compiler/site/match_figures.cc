@@ -70,11 +70,13 @@ MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>
   for (std::size_t i = 0; i < n; ++i) {
     if (is_blank(regexes[i])) continue;  // no regex: no breadth
     keys[i] = regex_key(regexes[i], ids[i]);
-    const auto it = known ? memo->penalties.find(keys[i]) : memo->penalties.end();
-    if (known && it != memo->penalties.end())
-      figures.breadth_penalty[i] = it->second;
-    else
-      unknown.push_back(i);
+    if (known) {
+      if (const auto it = memo->penalties.find(keys[i]); it != memo->penalties.end()) {
+        figures.breadth_penalty[i] = it->second;
+        continue;
+      }
+    }
+    unknown.push_back(i);
   }
   const std::vector<std::string_view> id_views(ids.begin(), ids.end());
   const std::vector<std::string_view> signature_views(signatures.begin(), signatures.end());
