@@ -89,9 +89,9 @@ phases() {
   { "$kbc" build --keep-going --timings "$@" --root "$kb" --out "$out/dist" 2>&1 >/dev/null || true; } |
     sed -n '/^timings/,$p' | tail -n +3
 }
-echo "phases of one build, no cache (wall and CPU seconds):"
+echo "phases of one build, no cache (wall and CPU seconds, peak MB at the end of each):"
 phases --no-cache
-echo "phases of one build, cache filled (wall and CPU seconds):"
+echo "phases of one build, cache filled (wall and CPU seconds, peak MB at the end of each):"
 phases
 echo "peak memory lint:  $(peak_kb "$kbc" lint --no-cache --root "$kb") KB"
 echo "peak memory build: $(peak_kb "$kbc" build --keep-going --no-cache --root "$kb" --out "$out/dist") KB"
