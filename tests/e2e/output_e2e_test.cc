@@ -74,6 +74,16 @@ void edit_seed_entry(const TempKb& kb, const std::string& words) {
   write(entry, text);
 }
 
+// Writes cuda/extra-entry-copy: a copy of cuda/illegal-memory-access under its own id, with a
+// signature of its own ("Extra copy ..."), confused with the entries the original is.
+void write_extra_entry(const TempKb& kb) {
+  std::string extra = read(kb.root / "entries/cuda/illegal-memory-access.yaml");
+  while (extra.find("illegal-memory-access") != std::string::npos)
+    extra.replace(extra.find("illegal-memory-access"), 21, "extra-entry-copy");
+  extra.replace(extra.find("signature: '"), 12, "signature: 'Extra copy ");
+  write(kb.root / "entries/cuda/extra-entry-copy.yaml", extra);
+}
+
 }  // namespace
 
 TEST_CASE("an unchanged build writes nothing at all") {
@@ -185,11 +195,7 @@ TEST_CASE(
     "a rebuild ends exactly like a fresh build, and --no-cache also clears what was planted") {
   TempKb kb;
   const fs::path dist = kb.root / "dist";
-  std::string extra = read(kb.root / "entries/cuda/illegal-memory-access.yaml");
-  while (extra.find("illegal-memory-access") != std::string::npos)
-    extra.replace(extra.find("illegal-memory-access"), 21, "extra-entry-copy");
-  extra.replace(extra.find("signature: '"), 12, "signature: 'Extra copy ");
-  write(kb.root / "entries/cuda/extra-entry-copy.yaml", extra);
+  write_extra_entry(kb);
   REQUIRE(kbc("build " + kb.arg()).status == 0);
   REQUIRE(fs::exists(dist / "api/cuda/extra-entry-copy.json"));
   // One entry changed, another deleted: the rebuild follows, with its manifest alone.
@@ -230,11 +236,7 @@ TEST_CASE("pages are reused while what they show is unchanged, and link-checked 
   const fs::path dist = kb.root / "dist";
   // An extra entry, confused with another (whose page then lists it), and linked to from the
   // seed entry's text.
-  std::string extra = read(kb.root / "entries/cuda/illegal-memory-access.yaml");
-  while (extra.find("illegal-memory-access") != std::string::npos)
-    extra.replace(extra.find("illegal-memory-access"), 21, "extra-entry-copy");
-  extra.replace(extra.find("signature: '"), 12, "signature: 'Extra copy ");
-  write(kb.root / "entries/cuda/extra-entry-copy.yaml", extra);
+  write_extra_entry(kb);
   edit_seed_entry(kb, "See [the copy](extra-entry-copy.html).");
   const std::string build = "build --base-url https://kb.example/ " + kb.arg();
   REQUIRE(kbc(build).status == 0);
