@@ -106,13 +106,9 @@ bool RealFileSystem::is_directory(const std::string& path) const {
   return fs::is_directory(path, error);
 }
 
-namespace {
-
-// The items under `dir` (recursively, links to folders not entered) that `keep` accepts, as paths
-// relative to `dir`, sorted.
-template <typename Keep>
-std::vector<std::string> items_under(const std::string& dir, Keep keep) {
-  std::vector<std::string> out;
+// One walk of the tree (links to folders not entered): its regular files and its links.
+FileSystem::Listing RealFileSystem::walk(const std::string& dir) const {
+  Listing listing;
   std::error_code error;
   fs::recursive_directory_iterator it(dir, error), end;
   if (error) throw ToolError("cannot list " + dir + ": " + error.message());
@@ -121,44 +117,25 @@ std::vector<std::string> items_under(const std::string& dir, Keep keep) {
   const std::size_t prefix = (fs::path(dir) / "").native().size();
   for (; it != end; it.increment(error)) {
     if (error) throw ToolError("cannot list " + dir + ": " + error.message());
-    if (keep(*it, error))
-      out.push_back(fs::path(it->path().native().substr(prefix)).generic_string());
+    std::vector<std::string>* kind = it->is_symlink(error)        ? &listing.links
+                                     : it->is_regular_file(error) ? &listing.files
+                                                                  : nullptr;
+    if (kind) kind->push_back(fs::path(it->path().native().substr(prefix)).generic_string());
   }
-  std::sort(out.begin(), out.end());
-  return out;
+  std::sort(listing.files.begin(), listing.files.end());
+  std::sort(listing.links.begin(), listing.links.end());
+  return listing;
 }
-
-}  // namespace
 
 std::vector<std::string> RealFileSystem::list(const std::string& dir,
                                               std::string_view suffix) const {
-  return items_under(dir, [&](const fs::directory_entry& item, std::error_code& error) {
-    return item.path().native().ends_with(suffix) && !item.is_symlink(error) &&
-           item.is_regular_file(error);
-  });
+  std::vector<std::string> files = walk(dir).files;
+  std::erase_if(files, [&](const std::string& file) { return !file.ends_with(suffix); });
+  return files;
 }
 
 std::vector<std::string> RealFileSystem::links(const std::string& dir) const {
-  return items_under(dir, [](const fs::directory_entry& item, std::error_code& error) {
-    return item.is_symlink(error);
-  });
-}
-
-FileSystem::Listing RealFileSystem::walk(const std::string& dir) const {
-  Listing listing;
-  items_under(dir, [&](const fs::directory_entry& item, std::error_code& error) {
-    if (item.is_symlink(error))
-      listing.links.push_back(item.path().native());
-    else if (item.is_regular_file(error))
-      listing.files.push_back(item.path().native());
-    return false;
-  });
-  const std::size_t prefix = (fs::path(dir) / "").native().size();
-  for (std::vector<std::string>* paths : {&listing.files, &listing.links}) {
-    for (std::string& path : *paths) path = fs::path(path.substr(prefix)).generic_string();
-    std::sort(paths->begin(), paths->end());
-  }
-  return listing;
+  return walk(dir).links;
 }
 
 std::string MemoryFileSystem::read(const std::string& path) const {
