@@ -1,5 +1,6 @@
 #include "render/record.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace kbc {
@@ -159,7 +160,17 @@ std::string record_text(const ordered_json& record) { return record.dump(2) + "\
 
 std::string bundle_text(const std::vector<std::string_view>& record_texts) {
   if (record_texts.empty()) return "[]\n";
-  std::string bundle = "[\n";
+  // Its size first, so that the bundle (350 MB at 100,000 entries) is one allocation: grown by
+  // doubling, it held up to three times that at once.
+  // "[\n", then each record's separator (",\n  ", the first's "  ") and indented text, "\n]\n".
+  std::size_t size = 2 - 2 + 3;
+  for (const std::string_view text : record_texts) {
+    const std::string_view body = text.substr(0, text.empty() ? 0 : text.size() - 1);
+    size += 4 + body.size() + 2 * static_cast<std::size_t>(std::ranges::count(body, '\n'));
+  }
+  std::string bundle;
+  bundle.reserve(size);
+  bundle += "[\n";
   for (std::size_t r = 0; r < record_texts.size(); ++r) {
     const std::string_view text = record_texts[r];
     bundle += r == 0 ? "  " : ",\n  ";
@@ -168,7 +179,8 @@ std::string bundle_text(const std::vector<std::string_view>& record_texts) {
       if (text[k] == '\n') bundle += "  ";
     }
   }
-  return bundle + "\n]\n";
+  bundle += "\n]\n";
+  return bundle;
 }
 
 std::string string_field(const nlohmann::ordered_json& object, const char* key) {
