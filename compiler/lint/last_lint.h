@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,9 +50,9 @@ struct LastLint {
   // entries' atoms and hits, a second of reading).
   nlohmann::json findings_json() const;
   nlohmann::json facts_json() const;
-  // The digests and findings of `findings` (facts_json's part left empty); nullopt when it is not
-  // what findings_json wrote.
-  static std::optional<LastLint> from_json(const nlohmann::json& findings);
+  // The digests and findings of `bytes`, findings_json's document as CBOR (facts_json's part
+  // left empty); nullopt when it is not what findings_json wrote.
+  static std::optional<LastLint> from_cbor(std::string_view bytes);
   // Adds the facts of `facts`; false (and none added) when it is not what facts_json wrote for
   // the same knowledge base.
   bool add_facts(const nlohmann::json& facts);

@@ -520,7 +520,7 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
 Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache) {
   std::optional<Phase> step("read the last lint");
   const auto stored = cache.find_last_lint();
-  std::optional<LastLint> last = stored ? LastLint::from_json(*stored) : std::nullopt;
+  std::optional<LastLint> last = stored ? LastLint::from_cbor(*stored) : std::nullopt;
   if (last && last->digest == kb.digest) return std::move(last->findings);
   if (last) {  // the facts, for the files that did not change
     const auto facts = cache.find_last_lint_facts();

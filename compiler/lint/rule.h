@@ -147,7 +147,7 @@ const std::vector<Rule>& all_rules();
 // entry whose regex matches, so the others' regexes are not needed).
 // Regexes are compiled `regex_chunk` at a time (lint.cc): the memory that compiled regexes hold
 // stays bounded whatever the size of the knowledge base.
-inline constexpr std::size_t kRegexChunk = 8192;
+inline constexpr std::size_t kRegexChunk = 4096;
 Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only = {},
                      std::size_t regex_chunk = kRegexChunk);
 

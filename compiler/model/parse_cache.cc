@@ -143,9 +143,13 @@ void ParseCache::store(const std::string& path, std::string_view content, const 
   write_stored(fs::path(folder_) / name, stored);
 }
 
-std::optional<json> ParseCache::find_named(const char* name) const {
+std::optional<std::string> ParseCache::find_named_bytes(const char* name) const {
   if (folder_.empty()) return std::nullopt;
-  const auto bytes = read_whole_file(fs::path(folder_) / name);
+  return read_whole_file(fs::path(folder_) / name);
+}
+
+std::optional<json> ParseCache::find_named(const char* name) const {
+  const auto bytes = find_named_bytes(name);
   if (!bytes) return std::nullopt;
   try {
     return json::from_cbor(*bytes);
@@ -159,7 +163,9 @@ void ParseCache::store_named(const char* name, const json& stored) {
   write_stored(fs::path(folder_) / name, stored);
 }
 
-std::optional<json> ParseCache::find_last_lint() const { return find_named(kLastLintName); }
+std::optional<std::string> ParseCache::find_last_lint() const {
+  return find_named_bytes(kLastLintName);
+}
 
 std::optional<json> ParseCache::find_last_lint_facts() const {
   return find_named(kLastLintFactsName);

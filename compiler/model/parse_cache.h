@@ -43,7 +43,8 @@ class ParseCache {
   // What the last whole lint stored (lint/last_lint.h), if anything. Only the latest is kept.
   // In two parts (lint/last_lint.h); the facts are stored first, and a lint killed between the
   // two leaves facts that name another digest than the findings.
-  std::optional<nlohmann::json> find_last_lint() const;
+  // The findings part as its CBOR bytes (LastLint::from_cbor reads them without a document).
+  std::optional<std::string> find_last_lint() const;
   std::optional<nlohmann::json> find_last_lint_facts() const;
   void store_last_lint(const nlohmann::json& findings);
   void store_last_lint_facts(const nlohmann::json& facts);
@@ -53,6 +54,7 @@ class ParseCache {
 
  private:
   std::string key(const std::string& path, std::string_view content) const;
+  std::optional<std::string> find_named_bytes(const char* name) const;
   std::optional<nlohmann::json> find_named(const char* name) const;
   void store_named(const char* name, const nlohmann::json& stored);
 

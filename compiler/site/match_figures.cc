@@ -15,7 +15,7 @@ namespace kbc {
 namespace {
 
 // Regexes compiled at once: as lint's chunks (lint/rule.h), for the same reason.
-constexpr std::size_t kBreadthChunk = 8192;
+constexpr std::size_t kBreadthChunk = 4096;
 
 std::string texts_digest(const std::vector<std::string>& ids,
                          const std::vector<std::string>& signatures,

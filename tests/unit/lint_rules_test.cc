@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -35,6 +36,12 @@ std::string read_text(const fs::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// A document as the parse cache stores it.
+std::string cbor(const nlohmann::json& document) {
+  const std::vector<std::uint8_t> bytes = nlohmann::json::to_cbor(document);
+  return std::string(bytes.begin(), bytes.end());
 }
 
 std::string without_trailing_newlines(std::string text) {
@@ -164,7 +171,7 @@ TEST_CASE("the last lint is kept in two parts, and facts of another lint are ref
   facts.benign_lines = 4;
   facts.some_benign = {1, 7};
 
-  std::optional<kbc::LastLint> read = kbc::LastLint::from_json(last.findings_json());
+  std::optional<kbc::LastLint> read = kbc::LastLint::from_cbor(cbor(last.findings_json()));
   REQUIRE(read);
   CHECK(read->digest == "kb-1");
   CHECK(read->findings.size() == 1);
@@ -177,8 +184,26 @@ TEST_CASE("the last lint is kept in two parts, and facts of another lint are ref
 
   kbc::LastLint other = last;
   other.digest = "kb-2";
-  std::optional<kbc::LastLint> mixed = kbc::LastLint::from_json(other.findings_json());
+  std::optional<kbc::LastLint> mixed = kbc::LastLint::from_cbor(cbor(other.findings_json()));
   CHECK_FALSE(mixed->add_facts(last.facts_json()));
   CHECK(mixed->entries.empty());
-  CHECK_FALSE(kbc::LastLint::from_json(nlohmann::json::array()));
+  CHECK_FALSE(kbc::LastLint::from_cbor(cbor(nlohmann::json::array())));
+  CHECK_FALSE(kbc::LastLint::from_cbor("not CBOR"));
+  // What findings_json did not write is refused, whole.
+  nlohmann::json stored = last.findings_json();
+  CHECK(kbc::LastLint::from_cbor(cbor(stored)));
+  for (const auto& damage : std::vector<std::function<void(nlohmann::json&)>>{
+           [](nlohmann::json& j) { j.erase("benign"); }, [](nlohmann::json& j) { j["extra"] = 1; },
+           [](nlohmann::json& j) { j["findings"][0][0] = "2"; },
+           [](nlohmann::json& j) { j["findings"][0][1] = -1; },
+           [](nlohmann::json& j) { j["findings"][0].erase(7); },
+           [](nlohmann::json& j) { j["findings"][0].push_back("more"); },
+           [](nlohmann::json& j) { j["findings"][0][3] = nullptr; },
+           [](nlohmann::json& j) { j["findings"].push_back(nlohmann::json::object()); }}) {
+    nlohmann::json damaged = stored;
+    damage(damaged);
+    CHECK_FALSE(kbc::LastLint::from_cbor(cbor(damaged)));
+  }
+  const std::string bytes = cbor(stored);
+  CHECK_FALSE(kbc::LastLint::from_cbor(std::string_view(bytes).substr(0, bytes.size() - 3)));
 }
