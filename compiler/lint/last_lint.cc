@@ -12,6 +12,38 @@ json LastLint::findings_json() const {
   return {{"digest", digest}, {"benign", benign}, {"findings", diagnostics_to_json(findings)}};
 }
 
+namespace {
+
+// The head of a CBOR item of major type `major` (4 an array, 5 a map) and `count` items or pairs
+// (RFC 8949, section 3): the count in the initial byte below 24, else in the 1, 2, 4 or 8 bytes
+// after it, big-endian.
+void append_head(std::string& out, unsigned major, std::uint64_t count) {
+  const unsigned type = major << 5;
+  if (count < 24) {
+    out += static_cast<char>(type | count);
+    return;
+  }
+  const int bytes = count <= 0xff ? 1 : count <= 0xffff ? 2 : count <= 0xffffffff ? 4 : 8;
+  out += static_cast<char>(type | (bytes == 1 ? 24 : bytes == 2 ? 25 : bytes == 4 ? 26 : 27));
+  for (int k = bytes - 1; k >= 0; --k) out += static_cast<char>((count >> (8 * k)) & 0xff);
+}
+
+}  // namespace
+
+std::string LastLint::findings_cbor() const {
+  // findings_json's document, written a finding at a time: its members in key order.
+  std::string out;
+  append_head(out, 5, 3);
+  for (const auto& [key, value] : {std::pair{"benign", &benign}, {"digest", &digest}}) {
+    json::to_cbor(key, out);
+    json::to_cbor(*value, out);
+  }
+  json::to_cbor("findings", out);
+  append_head(out, 4, findings.size());
+  for (const Diagnostic& d : findings) json::to_cbor(diagnostic_to_json(d), out);
+  return out;
+}
+
 json LastLint::facts_json() const {
   json facts = json::object();
   for (const auto& [path, entry] : entries) {

@@ -41,12 +41,14 @@ void write_stored(const fs::path& target, const json& stored) {
 
 }  // namespace
 
+json diagnostic_to_json(const Diagnostic& d) {
+  return {d.at.line, d.at.column, d.severity == Severity::kError, d.message, d.rule, d.excerpt,
+          d.pointer, d.path};
+}
+
 json diagnostics_to_json(const Diagnostics& diagnostics) {
   json out = json::array();
-  for (const Diagnostic& d : diagnostics) {
-    out.push_back({d.at.line, d.at.column, d.severity == Severity::kError, d.message, d.rule,
-                   d.excerpt, d.pointer, d.path});
-  }
+  for (const Diagnostic& d : diagnostics) out.push_back(diagnostic_to_json(d));
   return out;
 }
 
@@ -171,7 +173,9 @@ std::optional<json> ParseCache::find_last_lint_facts() const {
   return find_named(kLastLintFactsName);
 }
 
-void ParseCache::store_last_lint(const json& findings) { store_named(kLastLintName, findings); }
+void ParseCache::store_last_lint(std::string_view cbor) {
+  if (!folder_.empty()) replace_file((fs::path(folder_) / kLastLintName).string(), cbor);
+}
 
 void ParseCache::store_last_lint_facts(const json& facts) {
   store_named(kLastLintFactsName, facts);

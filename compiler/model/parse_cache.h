@@ -46,7 +46,7 @@ class ParseCache {
   // The findings part as its CBOR bytes (LastLint::from_cbor reads them without a document).
   std::optional<std::string> find_last_lint() const;
   std::optional<nlohmann::json> find_last_lint_facts() const;
-  void store_last_lint(const nlohmann::json& findings);
+  void store_last_lint(std::string_view cbor);  // LastLint::findings_cbor
   void store_last_lint_facts(const nlohmann::json& facts);
   // What the last build measured of the site's match figures (site/match_figures.h), likewise.
   std::optional<nlohmann::json> find_site_figures() const;
@@ -64,6 +64,7 @@ class ParseCache {
 };
 
 // Diagnostics as the cache stores them, and back; from_json throws on what to_json did not write.
+nlohmann::json diagnostic_to_json(const Diagnostic& diagnostic);
 nlohmann::json diagnostics_to_json(const Diagnostics& diagnostics);
 Diagnostics diagnostics_from_json(const nlohmann::json& stored);
 

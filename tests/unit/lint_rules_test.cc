@@ -171,7 +171,14 @@ TEST_CASE("the last lint is kept in two parts, and facts of another lint are ref
   facts.benign_lines = 4;
   facts.some_benign = {1, 7};
 
-  std::optional<kbc::LastLint> read = kbc::LastLint::from_cbor(cbor(last.findings_json()));
+  // Written without the document, byte for byte what nlohmann writes of it, whatever the count
+  // of findings (CBOR writes a count below 24 in its first byte, else in 1, 2 or 4 more).
+  for (const std::size_t count : {1, 23, 24, 255, 256, 65536}) {
+    kbc::LastLint many = last;
+    many.findings.resize(count, last.findings.front());
+    CHECK(many.findings_cbor() == cbor(many.findings_json()));
+  }
+  std::optional<kbc::LastLint> read = kbc::LastLint::from_cbor(last.findings_cbor());
   REQUIRE(read);
   CHECK(read->digest == "kb-1");
   CHECK(read->findings.size() == 1);
