@@ -44,15 +44,36 @@ std::string LastLint::findings_cbor() const {
   return out;
 }
 
+namespace {
+
+json entry_facts_json(const LastLint::EntryFacts& entry) {
+  json hits = json::array();
+  for (const auto& [owner, pointer] : entry.hits) hits.push_back({owner, pointer});
+  return {entry.digest,    entry.compiled,     entry.atoms,      entry.required,
+          std::move(hits), entry.benign_lines, entry.some_benign};
+}
+
+}  // namespace
+
 json LastLint::facts_json() const {
   json facts = json::object();
-  for (const auto& [path, entry] : entries) {
-    json hits = json::array();
-    for (const auto& [owner, pointer] : entry.hits) hits.push_back({owner, pointer});
-    facts[path] = {entry.digest,    entry.compiled,     entry.atoms,      entry.required,
-                   std::move(hits), entry.benign_lines, entry.some_benign};
-  }
+  for (const auto& [path, entry] : entries) facts[path] = entry_facts_json(entry);
   return {{"digest", digest}, {"entries", std::move(facts)}};
+}
+
+std::string LastLint::facts_cbor() const {
+  // facts_json's document, written an entry at a time (`entries` is in key order, as it).
+  std::string out;
+  append_head(out, 5, 2);
+  json::to_cbor("digest", out);
+  json::to_cbor(digest, out);
+  json::to_cbor("entries", out);
+  append_head(out, 5, entries.size());
+  for (const auto& [path, entry] : entries) {
+    json::to_cbor(path, out);
+    json::to_cbor(entry_facts_json(entry), out);
+  }
+  return out;
 }
 
 namespace {

@@ -53,6 +53,7 @@ struct LastLint {
   // without building it (its findings alone held 530 MB at 100,000 entries).
   std::string findings_cbor() const;
   nlohmann::json facts_json() const;
+  std::string facts_cbor() const;  // likewise
   // The digests and findings of `bytes`, findings_json's document as CBOR (facts_json's part
   // left empty); nullopt when it is not what findings_json wrote.
   static std::optional<LastLint> from_cbor(std::string_view bytes);

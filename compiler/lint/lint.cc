@@ -530,7 +530,7 @@ Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache) {
   LastLint next;
   Diagnostics findings = run_lint(kb, last ? &*last : nullptr, next);
   step.emplace("store it for the next");
-  cache.store_last_lint_facts(next.facts_json());  // first, each built and freed in turn
+  cache.store_last_lint_facts(next.facts_cbor());  // first, each built and freed in turn
   cache.store_last_lint(next.findings_cbor());
   return findings;
 }

@@ -177,8 +177,8 @@ void ParseCache::store_last_lint(std::string_view cbor) {
   if (!folder_.empty()) replace_file((fs::path(folder_) / kLastLintName).string(), cbor);
 }
 
-void ParseCache::store_last_lint_facts(const json& facts) {
-  store_named(kLastLintFactsName, facts);
+void ParseCache::store_last_lint_facts(std::string_view cbor) {
+  if (!folder_.empty()) replace_file((fs::path(folder_) / kLastLintFactsName).string(), cbor);
 }
 
 std::optional<json> ParseCache::find_site_figures() const { return find_named(kSiteFiguresName); }

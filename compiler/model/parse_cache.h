@@ -46,8 +46,8 @@ class ParseCache {
   // The findings part as its CBOR bytes (LastLint::from_cbor reads them without a document).
   std::optional<std::string> find_last_lint() const;
   std::optional<nlohmann::json> find_last_lint_facts() const;
-  void store_last_lint(std::string_view cbor);  // LastLint::findings_cbor
-  void store_last_lint_facts(const nlohmann::json& facts);
+  void store_last_lint(std::string_view cbor);        // LastLint::findings_cbor
+  void store_last_lint_facts(std::string_view cbor);  // LastLint::facts_cbor
   // What the last build measured of the site's match figures (site/match_figures.h), likewise.
   std::optional<nlohmann::json> find_site_figures() const;
   void store_site_figures(const nlohmann::json& figures);

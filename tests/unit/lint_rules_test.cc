@@ -177,6 +177,8 @@ TEST_CASE("the last lint is kept in two parts, and facts of another lint are ref
     kbc::LastLint many = last;
     many.findings.resize(count, last.findings.front());
     CHECK(many.findings_cbor() == cbor(many.findings_json()));
+    for (std::size_t k = 0; k < count; ++k) many.entries["entries/" + std::to_string(k)] = facts;
+    CHECK(many.facts_cbor() == cbor(many.facts_json()));
   }
   std::optional<kbc::LastLint> read = kbc::LastLint::from_cbor(last.findings_cbor());
   REQUIRE(read);
