@@ -1,6 +1,7 @@
 #include <re2/filtered_re2.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -64,15 +65,19 @@ namespace {
 // changed regexes run over every text without a prefilter, and the index is faster.
 constexpr std::size_t kMaxChangedEntries = 32;
 
-// The rules over the entries `check` accepts (all of them or some), into one list. Each worker
-// checks a slice of the entries; the caller sorts the findings, so the order in which slices
-// finish does not show in the output.
+// The rules over the entries of [first, last) that `check` accepts, into one list. Each worker
+// checks a slice of them (of the range, so that a chunk's entries are spread over the cores);
+// the caller sorts the findings, so the order in which slices finish does not show in the output.
 template <typename Check>
-Diagnostics run_rules(const LintContext& context, Check check) {
+Diagnostics run_rules(const LintContext& context, Check check, std::size_t first = 0,
+                      std::size_t last = std::numeric_limits<std::size_t>::max()) {
   const KnowledgeBase& kb = context.kb;
-  std::vector<Diagnostics> per_slice(std::max<std::size_t>(1, kb.entries.size()));
-  parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+  last = std::min(last, kb.entries.size());
+  std::vector<Diagnostics> per_slice(std::max<std::size_t>(1, last - first));
+  parallel_slices(last - first, [&](std::size_t begin, std::size_t end, std::size_t) {
     Diagnostics& found = per_slice[begin];
+    begin += first;
+    end += first;
     for (const Rule& rule : all_rules()) {
       if (!rule.checks_entries()) continue;
       Reporter reporter(rule, found);
@@ -127,10 +132,12 @@ std::string benign_digest(const KnowledgeBase& kb) {
 }
 
 // The breadth on the benign corpus of the regexes in `regexes` (entry i's as its pattern i) of
-// the entries `wanted` accepts, on every core.
+// the entries of [first, last) that `wanted` accepts, on every core.
 template <typename Wanted>
 std::vector<Breadth> benign_breadth(const KnowledgeBase& kb, const RegexIndex& regexes,
-                                    const std::vector<BenignLine>& benign, Wanted wanted) {
+                                    const std::vector<BenignLine>& benign, Wanted wanted,
+                                    std::size_t first = 0,
+                                    std::size_t last = std::numeric_limits<std::size_t>::max()) {
   std::vector<std::string> id_texts;  // Entry::id() makes a string
   std::vector<std::string_view> ids, signatures;
   for (const Entry& entry : kb.entries) id_texts.push_back(entry.id());
@@ -143,8 +150,9 @@ std::vector<Breadth> benign_breadth(const KnowledgeBase& kb, const RegexIndex& r
   const RegexBreadth breadth(
       regexes, [](std::size_t i) { return i; }, std::move(ids), std::move(signatures), benign);
   std::vector<Breadth> out(kb.entries.size());
-  parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
-    for (std::size_t i = begin; i < end; ++i) {
+  last = std::min(last, kb.entries.size());
+  parallel_slices(last - first, [&](std::size_t begin, std::size_t end, std::size_t) {
+    for (std::size_t i = first + begin; i < first + end; ++i) {
       if (wanted(i) && regexes.regex(i)) out[i] = breadth.of(i);
     }
   });
@@ -200,7 +208,7 @@ void run_chunk(const KnowledgeBase& kb,
   }
   phase.emplace("benign corpus");
   const std::vector<Breadth> breadth = benign_breadth(
-      kb, regexes, benign, [&](std::size_t i) { return i >= begin && i < end && chunk[i]; });
+      kb, regexes, benign, [&](std::size_t i) { return chunk[i].has_value(); }, begin, end);
   for (std::size_t i = begin; i < end; ++i) facts.breadth[i] = breadth[i];
   phase.emplace("rules");
   std::vector<const RE2*> compiled(kb.entries.size());
@@ -212,9 +220,8 @@ void run_chunk(const KnowledgeBase& kb,
   const std::vector<std::size_t> no_winners;
   const LintContext context{kb,         compiled, facts.errors, facts.hits,
                             no_winners, benign,   facts.breadth};
-  Diagnostics found = run_rules(context, [&](const Rule& rule, std::size_t i) {
-    return rule.local && i >= begin && i < end && chunk[i];
-  });
+  Diagnostics found = run_rules(
+      context, [&](const Rule& rule, std::size_t i) { return rule.local && chunk[i]; }, begin, end);
   std::move(found.begin(), found.end(), std::back_inserter(facts.local));
 }
 

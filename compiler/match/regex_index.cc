@@ -125,9 +125,16 @@ RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& given
       shards_.push_back(std::make_unique<Shard>());
       shards_.back()->group = i % kGroups;
     }
-    parallel_slices(patterns.size(), [&](std::size_t begin, std::size_t end, std::size_t worker) {
+    // Sliced by the regexes given, not by their indexes: lint gives a chunk of them, all in one
+    // slice of the indexes.
+    std::vector<std::size_t> given_at;
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      if (patterns[i]) given_at.push_back(i);
+    }
+    parallel_slices(given_at.size(), [&](std::size_t begin, std::size_t end, std::size_t worker) {
+      const std::span<const std::size_t> slice(given_at.data() + begin, end - begin);
       for (std::size_t group = 0; group < kGroups; ++group)
-        build_shard(*shards_[worker * kGroups + group], begin, end, patterns);
+        build_shard(*shards_[worker * kGroups + group], slice, patterns);
     });
     collect_shard_atoms();
   }
@@ -137,10 +144,10 @@ RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& given
 
 RegexIndex::~RegexIndex() = default;
 
-void RegexIndex::build_shard(Shard& shard, std::size_t begin, std::size_t end,
+void RegexIndex::build_shard(Shard& shard, std::span<const std::size_t> given_at,
                              const std::vector<std::optional<std::string_view>>& patterns) {
   const RE2::Options options = entry_regex_options();
-  for (std::size_t i = begin; i < end; ++i) {
+  for (const std::size_t i : given_at) {
     if (!patterns[i] || group_of(*patterns[i]) != shard.group) continue;
     if (patterns[i]->size() > kMaxPatternBytes) {
       errors_[i] = too_long_pattern_error();

@@ -37,6 +37,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -137,7 +138,7 @@ class RegexIndex {
     int atom;
   };
 
-  void build_shard(Shard& shard, std::size_t begin, std::size_t end,
+  void build_shard(Shard& shard, std::span<const std::size_t> given_at,
                    const std::vector<std::optional<std::string_view>>& patterns);
   // The shards' atoms into atoms_ and atom_refs_, or the plans' into atoms_ and atom_entries_.
   void collect_shard_atoms();
