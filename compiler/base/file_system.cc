@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "base/diagnostic.h"
 
@@ -35,6 +36,20 @@ bool replace_file(const std::string& path, std::string_view bytes) {
     if (ok) done += static_cast<std::size_t>(n);
   }
   ok = ::close(fd) == 0 && ok;
+  if (ok && ::rename(temporary.c_str(), path.c_str()) == 0) return true;
+  ::unlink(temporary.c_str());
+  return false;
+}
+
+bool replace_file(const std::string& path, const std::function<bool(std::ostream&)>& write) {
+  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+  bool ok = false;
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    ok = out && write(out);
+    out.close();
+    ok = ok && out;
+  }
   if (ok && ::rename(temporary.c_str(), path.c_str()) == 0) return true;
   ::unlink(temporary.c_str());
   return false;

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <iosfwd>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +26,9 @@ std::optional<std::string> read_whole_file_not_link(const std::string& path);
 // sees the old file or the new one, never a part; on failure removes the temporary file and
 // returns false. For caches, whose failure to write is not an error.
 bool replace_file(const std::string& path, std::string_view bytes);
+// The same with the bytes that `write` puts in the stream, which are never all in memory; false
+// too when `write` returns false.
+bool replace_file(const std::string& path, const std::function<bool(std::ostream&)>& write);
 
 // This kbc executable, as its size, modification time and inode: what a cache stores results of
 // this build under, since another build may compute them differently. Empty when unknown.

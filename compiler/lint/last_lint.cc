@@ -1,6 +1,7 @@
 #include "lint/last_lint.h"
 
 #include <limits>
+#include <ostream>
 
 #include "model/parse_cache.h"
 
@@ -17,22 +18,21 @@ namespace {
 // The head of a CBOR item of major type `major` (4 an array, 5 a map) and `count` items or pairs
 // (RFC 8949, section 3): the count in the initial byte below 24, else in the 1, 2, 4 or 8 bytes
 // after it, big-endian.
-void append_head(std::string& out, unsigned major, std::uint64_t count) {
+void append_head(std::ostream& out, unsigned major, std::uint64_t count) {
   const unsigned type = major << 5;
   if (count < 24) {
-    out += static_cast<char>(type | count);
+    out.put(static_cast<char>(type | count));
     return;
   }
   const int bytes = count <= 0xff ? 1 : count <= 0xffff ? 2 : count <= 0xffffffff ? 4 : 8;
-  out += static_cast<char>(type | (bytes == 1 ? 24 : bytes == 2 ? 25 : bytes == 4 ? 26 : 27));
-  for (int k = bytes - 1; k >= 0; --k) out += static_cast<char>((count >> (8 * k)) & 0xff);
+  out.put(static_cast<char>(type | (bytes == 1 ? 24 : bytes == 2 ? 25 : bytes == 4 ? 26 : 27)));
+  for (int k = bytes - 1; k >= 0; --k) out.put(static_cast<char>((count >> (8 * k)) & 0xff));
 }
 
 }  // namespace
 
-std::string LastLint::findings_cbor() const {
+bool LastLint::write_findings_cbor(std::ostream& out) const {
   // findings_json's document, written a finding at a time: its members in key order.
-  std::string out;
   append_head(out, 5, 3);
   for (const auto& [key, value] : {std::pair{"benign", &benign}, {"digest", &digest}}) {
     json::to_cbor(key, out);
@@ -41,7 +41,7 @@ std::string LastLint::findings_cbor() const {
   json::to_cbor("findings", out);
   append_head(out, 4, findings.size());
   for (const Diagnostic& d : findings) json::to_cbor(diagnostic_to_json(d), out);
-  return out;
+  return static_cast<bool>(out);
 }
 
 namespace {
@@ -61,9 +61,8 @@ json LastLint::facts_json() const {
   return {{"digest", digest}, {"entries", std::move(facts)}};
 }
 
-std::string LastLint::facts_cbor() const {
+bool LastLint::write_facts_cbor(std::ostream& out) const {
   // facts_json's document, written an entry at a time (`entries` is in key order, as it).
-  std::string out;
   append_head(out, 5, 2);
   json::to_cbor("digest", out);
   json::to_cbor(digest, out);
@@ -73,7 +72,7 @@ std::string LastLint::facts_cbor() const {
     json::to_cbor(path, out);
     json::to_cbor(entry_facts_json(entry), out);
   }
-  return out;
+  return static_cast<bool>(out);
 }
 
 namespace {

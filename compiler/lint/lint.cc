@@ -537,8 +537,10 @@ Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache) {
   LastLint next;
   Diagnostics findings = run_lint(kb, last ? &*last : nullptr, next);
   step.emplace("store it for the next");
-  cache.store_last_lint_facts(next.facts_cbor());  // first, each built and freed in turn
-  cache.store_last_lint(next.findings_cbor());
+  cache.store_last_lint_facts([&](std::ostream& out) {
+    return next.write_facts_cbor(out);
+  });  // first, each built and freed in turn
+  cache.store_last_lint([&](std::ostream& out) { return next.write_findings_cbor(out); });
   return findings;
 }
 

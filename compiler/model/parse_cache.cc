@@ -173,12 +173,12 @@ std::optional<json> ParseCache::find_last_lint_facts() const {
   return find_named(kLastLintFactsName);
 }
 
-void ParseCache::store_last_lint(std::string_view cbor) {
-  if (!folder_.empty()) replace_file((fs::path(folder_) / kLastLintName).string(), cbor);
+void ParseCache::store_last_lint(const Writer& write) {
+  if (!folder_.empty()) replace_file((fs::path(folder_) / kLastLintName).string(), write);
 }
 
-void ParseCache::store_last_lint_facts(std::string_view cbor) {
-  if (!folder_.empty()) replace_file((fs::path(folder_) / kLastLintFactsName).string(), cbor);
+void ParseCache::store_last_lint_facts(const Writer& write) {
+  if (!folder_.empty()) replace_file((fs::path(folder_) / kLastLintFactsName).string(), write);
 }
 
 std::optional<json> ParseCache::find_site_figures() const { return find_named(kSiteFiguresName); }

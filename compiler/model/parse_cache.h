@@ -10,6 +10,8 @@
 // .gitignore of its own. Anything unreadable in it counts as a miss.
 #pragma once
 
+#include <functional>
+#include <iosfwd>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -46,8 +48,10 @@ class ParseCache {
   // The findings part as its CBOR bytes (LastLint::from_cbor reads them without a document).
   std::optional<std::string> find_last_lint() const;
   std::optional<nlohmann::json> find_last_lint_facts() const;
-  void store_last_lint(std::string_view cbor);        // LastLint::findings_cbor
-  void store_last_lint_facts(std::string_view cbor);  // LastLint::facts_cbor
+  // `write` puts the part's CBOR in the stream (LastLint::write_findings_cbor, ...).
+  using Writer = std::function<bool(std::ostream&)>;
+  void store_last_lint(const Writer& write);
+  void store_last_lint_facts(const Writer& write);
   // What the last build measured of the site's match figures (site/match_figures.h), likewise.
   std::optional<nlohmann::json> find_site_figures() const;
   void store_site_figures(const nlohmann::json& figures);

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "base/diagnostic.h"
+#include "base/file_system.h"
 #include "base/output_tree.h"
 
 namespace fs = std::filesystem;
@@ -244,4 +245,22 @@ TEST_CASE("a manifest of the first version is read, so an update of kbc rewrites
   const auto a = modified(out / "a.html");
   CHECK(build(out, kFirst).written == 0);
   CHECK(modified(out / "a.html") == a);
+}
+
+TEST_CASE("a cache file written from a stream replaces the old one whole, or not at all") {
+  TempDir dir;
+  const fs::path file = dir.root / "last-lint";
+  write(file, "old");
+  CHECK(kbc::replace_file(file.string(), [](std::ostream& out) { return bool(out << "new"); }));
+  CHECK(read(file) == "new");
+  // A writer that fails half-way leaves the file as it was, and nothing beside it.
+  CHECK_FALSE(kbc::replace_file(file.string(), [](std::ostream& out) {
+    out << "half";
+    return false;
+  }));
+  CHECK(read(file) == "new");
+  CHECK(std::distance(fs::directory_iterator(dir.root), fs::directory_iterator()) == 1);
+  // So does a folder that cannot hold the temporary file.
+  CHECK_FALSE(kbc::replace_file((dir.root / "missing" / "x").string(),
+                                [](std::ostream& out) { return bool(out << "x"); }));
 }
