@@ -51,21 +51,21 @@ std::set<std::string> selected_paths(const std::vector<std::string>& files,
 
 // The findings in the form --format asks for. Text shows each finding's source line when it
 // goes to a terminal, and colours as --color says.
-std::string lint_output(const Arguments& arguments, Diagnostics& shown, std::size_t files,
-                        const FileSystem& fs, const std::string& root) {
+void write_lint_output(std::ostream& out, const Arguments& arguments, Diagnostics& shown,
+                       std::size_t files, const FileSystem& fs, const std::string& root) {
   switch (*parse_output_format(arguments.value("--format"))) {
     case OutputFormat::kJson:
-      return format_json(shown, files);
+      return write_json(out, shown, files);
     case OutputFormat::kSarif:
-      return format_sarif(shown, all_rules(), kbc_tool_info());
+      return write_sarif(out, shown, all_rules(), kbc_tool_info());
     case OutputFormat::kGithub:
-      return format_github(shown, files);
+      return write_github(out, shown, files);
     case OutputFormat::kText:
       break;
   }
   if (is_terminal(STDOUT_FILENO)) attach_source_lines(shown, fs, root);
   const ColorMode color = *parse_color_mode(arguments.value("--color"));
-  return format_text(shown, files, use_color_on(color, STDOUT_FILENO));
+  write_text(out, shown, files, use_color_on(color, STDOUT_FILENO));
 }
 
 }  // namespace
@@ -83,7 +83,7 @@ int run_lint(const Arguments& arguments) {
     if (only.empty() || only.count(d.path)) shown.push_back(std::move(d));
   }
   const std::size_t checked_files = only.empty() ? checked.kb.file_ids.size() : only.size();
-  std::cout << lint_output(arguments, shown, checked_files, fs, root);
+  write_lint_output(std::cout, arguments, shown, checked_files, fs, root);
   return count_severity(shown, Severity::kError) > 0 ? 1 : 0;
 }
 

@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <functional>
 #include <map>
+#include <ostream>
+#include <sstream>
 
 #include "base/text.h"
 #include "load/yaml_loader.h"
@@ -78,6 +81,33 @@ std::string colored_diagnostic(const Diagnostic& d) {
 
 std::string dump(const ordered_json& value) {
   return value.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+// Stands, in a document, for an array written an item at a time (write_with_items).
+constexpr char kItems[] = "\x01kbc items\x01";
+
+// Writes `document` as dump() does, with the array of `count` items that item(k) makes where it
+// holds kItems (once): the output is the same bytes, without the items' document in memory (a
+// knowledge base of 100,000 entries has 400,000 findings; as one document, a gigabyte).
+void write_with_items(std::ostream& out, const ordered_json& document, std::size_t count,
+                      const std::function<ordered_json(std::size_t)>& item) {
+  const std::string text = dump(document);
+  const std::string marker = ordered_json(kItems).dump();
+  const std::size_t at = text.find(marker);
+  const std::size_t line = text.rfind('\n', at) + 1;  // 0 when there is no earlier line
+  const std::string indent(text.find_first_not_of(' ', line) - line, ' ');
+  out.write(text.data(), static_cast<std::streamsize>(at));
+  if (count == 0) out << "[]";
+  for (std::size_t k = 0; k < count; ++k) {
+    std::string lines = (k == 0 ? "[\n" : ",\n") + indent + "  ";
+    for (const char c : item(k).dump(2, ' ', false, ordered_json::error_handler_t::replace)) {
+      lines += c;
+      if (c == '\n') lines += indent + "  ";
+    }
+    out << lines;
+  }
+  if (count != 0) out << "\n" << indent << "]";
+  out << std::string_view(text).substr(at + marker.size());
 }
 
 // "entry-blank-text" -> "EntryBlankText": SARIF's rule name is an identifier-like word.
@@ -178,60 +208,87 @@ std::string summary_line(const Diagnostics& diagnostics, std::size_t files) {
 }
 
 std::string format_text_diagnostics(const Diagnostics& diagnostics, bool color) {
-  std::string out;
+  std::ostringstream out;
+  write_text_diagnostics(out, diagnostics, color);
+  return out.str();
+}
+
+void write_text_diagnostics(std::ostream& out, const Diagnostics& diagnostics, bool color) {
   for (const Diagnostic& d : diagnostics)
-    out += color ? colored_diagnostic(d) : format_diagnostic(d);
-  return out;
+    out << (color ? colored_diagnostic(d) : format_diagnostic(d));
 }
 
 std::string format_text(const Diagnostics& diagnostics, std::size_t files, bool color) {
-  return format_text_diagnostics(diagnostics, color) + summary_line(diagnostics, files) + "\n";
+  std::ostringstream out;
+  write_text(out, diagnostics, files, color);
+  return out.str();
+}
+
+void write_text(std::ostream& out, const Diagnostics& diagnostics, std::size_t files, bool color) {
+  write_text_diagnostics(out, diagnostics, color);
+  out << summary_line(diagnostics, files) << "\n";
 }
 
 std::string format_json(const Diagnostics& diagnostics, std::size_t files) {
-  ordered_json list = ordered_json::array();
-  for (const Diagnostic& d : diagnostics) {
-    list.push_back({{"path", d.path},
-                    {"line", std::max(d.at.line, 0)},
-                    {"column", column_of(d)},
-                    {"severity", severity_name(d.severity)},
-                    {"rule", d.rule},
-                    {"message", d.message},
-                    {"pointer", d.pointer}});
-  }
+  std::ostringstream out;
+  write_json(out, diagnostics, files);
+  return out.str();
+}
+
+void write_json(std::ostream& out, const Diagnostics& diagnostics, std::size_t files) {
   const ordered_json summary = {{"errors", count_severity(diagnostics, Severity::kError)},
                                 {"warnings", count_severity(diagnostics, Severity::kWarning)},
                                 {"files", files}};
-  return dump({{"version", 1}, {"diagnostics", list}, {"summary", summary}});
+  write_with_items(out, {{"version", 1}, {"diagnostics", kItems}, {"summary", summary}},
+                   diagnostics.size(), [&](std::size_t k) -> ordered_json {
+                     const Diagnostic& d = diagnostics[k];
+                     return {{"path", d.path},         {"line", std::max(d.at.line, 0)},
+                             {"column", column_of(d)}, {"severity", severity_name(d.severity)},
+                             {"rule", d.rule},         {"message", d.message},
+                             {"pointer", d.pointer}};
+                   });
 }
 
 ToolInfo kbc_tool_info() { return {"kbc", kVersion, "https://kbc.dev"}; }
 
 std::string format_sarif(const Diagnostics& diagnostics, const std::vector<Rule>& rules,
                          const ToolInfo& tool) {
+  std::ostringstream out;
+  write_sarif(out, diagnostics, rules, tool);
+  return out.str();
+}
+
+void write_sarif(std::ostream& out, const Diagnostics& diagnostics, const std::vector<Rule>& rules,
+                 const ToolInfo& tool) {
   ordered_json rule_list = ordered_json::array();
   std::map<std::string_view, int> rule_index;
   for (const Rule& rule : rules) {
     rule_index.emplace(rule.id, static_cast<int>(rule_list.size()));
     rule_list.push_back(sarif_rule(rule));
   }
-  ordered_json results = ordered_json::array();
-  for (const Diagnostic& d : diagnostics) results.push_back(sarif_result(d, rule_index));
   ordered_json driver = {{"name", tool.name}};
   if (!tool.information_uri.empty()) driver["informationUri"] = tool.information_uri;
   driver["version"] = tool.version;
   driver["rules"] = rule_list;
   const ordered_json run = {
-      {"tool", {{"driver", driver}}}, {"columnKind", "unicodeCodePoints"}, {"results", results}};
-  return dump({{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-               {"version", "2.1.0"},
-               {"runs", ordered_json::array({run})}});
+      {"tool", {{"driver", driver}}}, {"columnKind", "unicodeCodePoints"}, {"results", kItems}};
+  write_with_items(out,
+                   {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                    {"version", "2.1.0"},
+                    {"runs", ordered_json::array({run})}},
+                   diagnostics.size(),
+                   [&](std::size_t k) { return sarif_result(diagnostics[k], rule_index); });
 }
 
 std::string format_github(const Diagnostics& diagnostics, std::size_t files) {
-  std::string out;
-  for (const Diagnostic& d : diagnostics) out += workflow_command(d);
-  return out + summary_line(diagnostics, files) + "\n";
+  std::ostringstream out;
+  write_github(out, diagnostics, files);
+  return out.str();
+}
+
+void write_github(std::ostream& out, const Diagnostics& diagnostics, std::size_t files) {
+  for (const Diagnostic& d : diagnostics) out << workflow_command(d);
+  out << summary_line(diagnostics, files) << "\n";
 }
 
 void attach_source_lines(Diagnostics& diagnostics, const FileSystem& fs, const std::string& root) {

@@ -3,12 +3,15 @@
 // annotations on the lines of a pull request.
 //
 // Each form is a pure function of the diagnostics (sorted, as check_knowledge_base leaves them)
-// to the whole output, so tests compare strings. The command decides what the terminal gets:
+// to the whole output, so tests compare strings; write_* put the same bytes in a stream a finding
+// at a time, which is how kbc lint prints them (at 100,000 entries, a whole output and its JSON
+// document took gigabytes). The command decides what the terminal gets:
 // colour, and each finding's source line, which attach_source_lines reads beforehand. Without
 // them, text is exactly what format_diagnostic prints, plus the summary line.
 #pragma once
 
 #include <cstddef>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,13 +48,16 @@ std::string summary_line(const Diagnostics& diagnostics, std::size_t files);
 // Every diagnostic as format_diagnostic prints it (with its source line and a caret when it has
 // an excerpt). With `color`: the location bold, the severity red or yellow, the caret green.
 std::string format_text_diagnostics(const Diagnostics& diagnostics, bool color);
+void write_text_diagnostics(std::ostream& out, const Diagnostics& diagnostics, bool color);
 
 // format_text_diagnostics, then the summary line.
 std::string format_text(const Diagnostics& diagnostics, std::size_t files, bool color);
+void write_text(std::ostream& out, const Diagnostics& diagnostics, std::size_t files, bool color);
 
 // {"version": 1, "diagnostics": [{path, line, column, severity, rule, message, pointer}...],
 //  "summary": {errors, warnings, files}}; line and column are 0 for the whole file.
 std::string format_json(const Diagnostics& diagnostics, std::size_t files);
+void write_json(std::ostream& out, const Diagnostics& diagnostics, std::size_t files);
 
 // What SARIF says of the tool that produced it.
 struct ToolInfo {
@@ -65,10 +71,13 @@ ToolInfo kbc_tool_info();
 // location relative to %SRCROOT% (which code scanning takes to be the repository's root).
 std::string format_sarif(const Diagnostics& diagnostics, const std::vector<Rule>& rules,
                          const ToolInfo& tool);
+void write_sarif(std::ostream& out, const Diagnostics& diagnostics, const std::vector<Rule>& rules,
+                 const ToolInfo& tool);
 
 // One `::error file=...,line=...,col=...,title=RULE::MESSAGE` workflow command per diagnostic
 // (`::warning` for warnings), escaped as GitHub documents, then the summary line.
 std::string format_github(const Diagnostics& diagnostics, std::size_t files);
+void write_github(std::ostream& out, const Diagnostics& diagnostics, std::size_t files);
 
 // Gives each diagnostic that has a line but no excerpt the text of that line, read from
 // `root`/path. Files that cannot be read are left as they are.

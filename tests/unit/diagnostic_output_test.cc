@@ -156,6 +156,24 @@ TEST_CASE("json: one document with every diagnostic's fields and the summary") {
   CHECK(empty.ends_with("}\n"));
 }
 
+TEST_CASE("json and sarif are written a finding at a time, as nlohmann's dump would write them") {
+  // Byte for byte what the document dumped whole gives: the form scripts and tools depend on.
+  const auto canonical = [](const std::string& text) {
+    return nlohmann::ordered_json::parse(text).dump(2) + "\n";
+  };
+  Diagnostics many = sample();
+  for (int k = 0; k < 30; ++k) many.push_back(many[k % 2]);
+  const kbc::ToolInfo tool{"kbc", "1.0", ""};
+  for (const Diagnostics& diagnostics : {Diagnostics{}, Diagnostics{sample().front()}, many}) {
+    const std::string json_text = kbc::format_json(diagnostics, 3);
+    CHECK(json_text == canonical(json_text));
+    CHECK(json::parse(json_text)["diagnostics"].size() == diagnostics.size());
+    const std::string sarif = kbc::format_sarif(diagnostics, kbc::all_rules(), tool);
+    CHECK(sarif == canonical(sarif));
+    CHECK(json::parse(sarif)["runs"][0]["results"].size() == diagnostics.size());
+  }
+}
+
 TEST_CASE("sarif: one run naming every rule, results pointing at rule, file and region") {
   const std::vector<kbc::Rule>& rules = kbc::all_rules();
   const json log = json::parse(kbc::format_sarif(sample(), rules, kTool));
