@@ -27,7 +27,8 @@ std::optional<std::string> read_whole_file_not_link(const std::string& path);
 // returns false. For caches, whose failure to write is not an error.
 bool replace_file(const std::string& path, std::string_view bytes);
 // The same with the bytes that `write` puts in the stream, which are never all in memory; false
-// too when `write` returns false.
+// too when `write` returns false. Its file is an std::ofstream, opened without O_CLOEXEC: for
+// what is written while kbc starts no process (the last lint); the version above opens its own.
 bool replace_file(const std::string& path, const std::function<bool(std::ostream&)>& write);
 
 // This kbc executable, as its size, modification time and inode: what a cache stores results of
