@@ -23,6 +23,25 @@ std::string normalized_copy(std::string_view text) {
   return std::string(normalized_line(trim(text), buffer));
 }
 
+// Whether a match of `pattern` on a line alone is also a match on the line within the joined
+// texts in multi-line mode: not when the pattern anchors to the whole text (`\A`, `\z`) or
+// turns multi-line mode off again (`(?-m)`, `(?i-m:`). Conservative: a `\\A` or such a group in
+// a character class also says no, which costs only the way of counting, never the count.
+bool joined_search_exact(std::string_view pattern) {
+  if (pattern.find("\\A") != std::string_view::npos ||
+      pattern.find("\\z") != std::string_view::npos)
+    return false;
+  for (std::size_t at = pattern.find("(?"); at != std::string_view::npos;
+       at = pattern.find("(?", at + 2)) {
+    const std::size_t end = pattern.find_first_of(":)", at + 2);
+    const std::string_view flags = pattern.substr(at + 2, end - (at + 2));
+    const std::size_t minus = flags.find('-');
+    if (minus != std::string_view::npos && flags.find('m', minus) != std::string_view::npos)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 RegexBreadth::RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(std::size_t),
@@ -129,6 +148,7 @@ Breadth RegexBreadth::search(std::size_t entry) const {
   Breadth breadth;
   const RE2* regex = index_.regex(pattern_of_(entry));
   if (!regex) return breadth;
+  if (!joined_search_exact(regex->pattern())) return from_candidates(entry);
   RE2::Options options = regex->options();
   options.set_max_mem(64 << 20);  // a DFA over 1 MB of varied text
   const RE2 lines("(?m)" + regex->pattern(), options);

@@ -91,12 +91,8 @@ MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>
       const Breadth b = breadth.of(unknown[k]);
       figures.breadth_penalty[unknown[k]] = breadth_penalty(b.benign_lines, b.other_errors);
     };
-    // RegexBreadth searches its first few regexes directly and prefilters for the others: the
-    // first are asked for in order, so that which ones they are never depends on the threads.
-    const std::size_t direct = std::min(end, begin + RegexBreadth::kDirectEntries);
-    for (std::size_t k = begin; k < direct; ++k) measure(k);
-    parallel_slices(end - direct, [&](std::size_t from, std::size_t to, std::size_t) {
-      for (std::size_t k = direct + from; k < direct + to; ++k) measure(k);
+    parallel_slices(end - begin, [&](std::size_t from, std::size_t to, std::size_t) {
+      for (std::size_t k = begin + from; k < begin + to; ++k) measure(k);
     });
     return_free_memory();  // the chunk's regexes
   }

@@ -897,13 +897,15 @@ TEST_CASE("a record's next workaround and conditions come from entries and bundl
 
 TEST_CASE("a regex's breadth counts the same by searching the joined texts and by prefilter") {
   // More entries than RegexBreadth::kDirectEntries, so both ways are used; patterns whose
-  // search over the joined texts could go wrong: anchors, white space across line ends.
-  const char* const patterns[] = {"(?i)error",   "^step \\d+", "ok$",      "a\\s+b",
-                                  "(?i)^$",      "[^x]{3}z",   "done\\n?", "\\bfail",
-                                  "(?i)timeout", "x.*y",       "^\\s*$",   "Removing .+"};
+  // search over the joined texts could go wrong: anchors, white space across line ends, and
+  // the anchors of the whole text, which a multi-line search cannot keep.
+  const char* const patterns[] = {
+      "(?i)error",      "^step \\d+",  "ok$",  "a\\s+b", "(?i)^$",      "[^x]{3}z", "done\\n?",
+      "\\bfail",        "(?i)timeout", "x.*y", "^\\s*$", "Removing .+", "\\Astep",  "ok\\z",
+      "(?-m)^step \\d", "(?i-m:^x)"};
   std::vector<MatchRecord> records;
-  for (int i = 0; i < 60; ++i) {
-    records.push_back(record("e/" + std::to_string(i), patterns[i % 12], 0.5,
+  for (int i = 0; i < 64; ++i) {
+    records.push_back(record("e/" + std::to_string(i), patterns[i % 16], 0.5,
                              i % 3 ? "step " + std::to_string(i) + " ok" : "x then y error"));
   }
   std::vector<BenignLine> benign;
