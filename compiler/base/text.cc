@@ -235,34 +235,28 @@ std::string_view line_text(std::string_view text, int line) {
   return text.substr(start, end - start);
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
+  const std::size_t length_gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+  if (length_gap > limit) return limit + 1;
   std::vector<std::size_t> row(b.size() + 1);
   std::iota(row.begin(), row.end(), 0);
   for (std::size_t i = 1; i <= a.size(); ++i) {
     std::size_t diagonal = row[0];
     row[0] = i;
+    std::size_t least = row[0];
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t above = row[j];
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
       diagonal = above;
+      least = std::min(least, row[j]);
     }
+    // A row's least value never decreases from one row to the next.
+    if (least > limit) return limit + 1;
   }
   return row[b.size()];
 }
 
-std::optional<std::string> closest_match(std::string_view word,
-                                         const std::vector<std::string>& candidates) {
-  std::optional<std::string> best;
-  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
-  for (const std::string& candidate : candidates) {
-    const std::size_t distance = edit_distance(word, candidate);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
-  }
-  return best;
-}
+std::size_t typo_limit(std::string_view word) { return std::max<std::size_t>(2, word.size() / 3); }
 
 std::optional<std::chrono::year_month_day> parse_date(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 
 #include <cstddef>
@@ -92,12 +93,30 @@ std::string replace_all(std::string_view text, std::string_view from, std::strin
 // leave less than half) and ended with "…", the whole at most `limit` code points.
 std::string head_text(std::string_view text, std::size_t limit);
 
-// Levenshtein distance, for "did you mean" suggestions.
-std::size_t edit_distance(std::string_view a, std::string_view b);
+// Levenshtein distance, for "did you mean" suggestions; once it is sure to exceed `limit`, some
+// number above `limit` (a pass over 100,000 ids then costs a few rows of each).
+std::size_t edit_distance(std::string_view a, std::string_view b,
+                          std::size_t limit = std::numeric_limits<std::size_t>::max() - 1);
 
-// The candidate closest to `word`, when close enough to be a plausible typo.
-std::optional<std::string> closest_match(std::string_view word,
-                                         const std::vector<std::string>& candidates);
+// The largest edit distance from `word` that is a plausible typo of it.
+std::size_t typo_limit(std::string_view word);
+
+// The candidate closest to `word` (the first of the closest), when close enough to be a
+// plausible typo. `candidates`: any range of strings (a braced list makes a vector).
+template <typename Strings = std::vector<std::string>>
+std::optional<std::string> closest_match(std::string_view word, const Strings& candidates) {
+  std::optional<std::string> best;
+  std::size_t best_distance = typo_limit(word) + 1;
+  for (const auto& candidate : candidates) {
+    if (best_distance == 0) break;
+    const std::size_t distance = edit_distance(word, candidate, best_distance - 1);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = std::string(candidate);
+    }
+  }
+  return best;
+}
 
 // The items as a sentence writes them: "a", "a or b", "a, b or c" (`conjunction` "or").
 std::string joined_list(const std::vector<std::string>& items, std::string_view conjunction);

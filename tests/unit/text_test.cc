@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "base/digest.h"
 #include "base/json_pointer.h"
 #include "base/text.h"
@@ -12,6 +14,36 @@ TEST_CASE("edit distance and did-you-mean") {
   CHECK(closest_match("why_fail", {"why_fails", "action"}) ==
         std::optional<std::string>("why_fails"));
   CHECK_FALSE(closest_match("zzzzzz", {"why_fails", "action"}));
+}
+
+TEST_CASE("a bounded edit distance is exact up to its limit and above it past the limit") {
+  const char* const words[] = {
+      "", "a", "kitten", "sitting", "python/oom-r12/linux", "python/oom-r21/linux", "cuda/oom"};
+  for (const char* a : words) {
+    for (const char* b : words) {
+      const std::size_t exact = edit_distance(a, b);
+      for (std::size_t limit = 0; limit < 24; ++limit) {
+        INFO(a << " / " << b << " limit " << limit);
+        const std::size_t bounded = edit_distance(a, b, limit);
+        if (exact <= limit)
+          CHECK(bounded == exact);
+        else
+          CHECK(bounded > limit);
+      }
+    }
+  }
+  CHECK(edit_distance("kitten", "sitting") == 3);
+}
+
+TEST_CASE("did-you-mean takes the first of the closest candidates, from any range of strings") {
+  const std::set<std::string> ids = {"cuda/oom", "cuda/oomx", "python/oom"};
+  CHECK(closest_match("cuda/om", ids) == std::optional<std::string>("cuda/oom"));
+  CHECK(closest_match("cuda/oomxx", ids) == std::optional<std::string>("cuda/oomx"));
+  CHECK(closest_match("cuda/oom", ids) == std::optional<std::string>("cuda/oom"));
+  // Both at distance 1: the first wins, as it did when every distance was computed whole.
+  CHECK(closest_match("ab", std::vector<std::string>{"xb", "ax"}) ==
+        std::optional<std::string>("xb"));
+  CHECK_FALSE(closest_match("python/keyboardinterrupt", ids));
 }
 
 TEST_CASE("is_ascii finds a byte beyond ASCII at any position of a text of any length") {

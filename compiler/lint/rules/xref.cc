@@ -20,9 +20,8 @@ void xref_unknown(const Entry& entry, const LintContext& context, Reporter& repo
   const auto& kb = context.kb;
   for_each_link(entry, [&](const std::string& pointer, const std::string& target) {
     if (target == entry.id() || kb.by_id.count(target) || kb.file_ids.count(target)) return;
-    std::vector<std::string> ids(kb.file_ids.begin(), kb.file_ids.end());
     std::string message = "no entry has the id '" + target + "'";
-    if (const auto suggestion = closest_match(target, ids))
+    if (const auto suggestion = closest_match(target, kb.file_ids))
       message += "; did you mean '" + *suggestion + "'?";
     report.at_value(entry, pointer, message);
   });
