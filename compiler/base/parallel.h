@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -38,6 +39,37 @@ void parallel_slices(std::size_t count, Work work, std::size_t grain = 64) {
     threads.emplace_back(guarded, std::min(count, w * slice), std::min(count, (w + 1) * slice), w);
   }
   guarded(std::size_t{0}, std::min(count, slice), std::size_t{0});
+  for (std::thread& thread : threads) thread.join();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+}
+
+// Calls `work(begin, end)` on the blocks [k * block, (k + 1) * block) of [0, count), each worker
+// thread taking the next block as soon as it is free, so that a slice of costly items does not
+// leave the other cores waiting (`parallel_slices` gives each worker one slice, which a worker
+// that needs its own state, such as a shard, wants). A block's results must be written by
+// index. Exceptions as for parallel_slices.
+template <typename Work>
+void parallel_blocks(std::size_t count, Work work, std::size_t block = 128) {
+  block = std::max<std::size_t>(1, block);
+  const std::size_t workers =
+      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
+                              std::max<std::size_t>(1, (count + block - 1) / block));
+  std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> failures(workers);
+  const auto run = [&](std::size_t worker) {
+    try {
+      for (std::size_t begin = next.fetch_add(block); begin < count; begin = next.fetch_add(block))
+        work(begin, std::min(count, begin + block));
+    } catch (...) {
+      failures[worker] = std::current_exception();
+      next = count;  // the others stop after their current block
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(run, w);
+  run(0);
   for (std::thread& thread : threads) thread.join();
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);

@@ -39,22 +39,32 @@ std::vector<std::string> own_text_pointers(const Entry& entry) {
   return pointers;
 }
 
+OwnTexts own_texts(const KnowledgeBase& kb) {
+  OwnTexts texts;
+  for (std::size_t owner = 0; owner < kb.entries.size(); ++owner) {
+    for (std::string& pointer : own_text_pointers(kb.entries[owner])) {
+      texts.owner.push_back(owner);
+      texts.text.push_back(kb.entries[owner].text(pointer));
+      texts.pointer.push_back(std::move(pointer));
+    }
+  }
+  return texts;
+}
+
 std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
                                                     const RegexIndex& regexes) {
-  // Each worker matches a slice of the texts; the hits are gathered in entry order afterwards.
-  std::vector<std::vector<std::pair<std::size_t, RegexHit>>> per_owner(kb.entries.size());
-  parallel_slices(kb.entries.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
-    for (std::size_t owner = begin; owner < end; ++owner) {
-      for (const std::string& pointer : own_text_pointers(kb.entries[owner])) {
-        for (std::size_t matcher : regexes.matching(kb.entries[owner].text(pointer))) {
-          if (matcher != owner) per_owner[owner].push_back({matcher, {owner, pointer}});
-        }
-      }
-    }
-  });
+  return cross_entry_hits(kb, regexes, own_texts(kb));
+}
+
+std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
+                                                    const RegexIndex& regexes,
+                                                    const OwnTexts& texts) {
+  const std::vector<std::vector<std::size_t>> matching = regexes.matching_each(texts.text);
   std::vector<std::vector<RegexHit>> hits(kb.entries.size());
-  for (auto& owner_hits : per_owner) {
-    for (auto& [matcher, hit] : owner_hits) hits[matcher].push_back(std::move(hit));
+  for (std::size_t t = 0; t < matching.size(); ++t) {  // in entry order
+    for (const std::size_t matcher : matching[t]) {
+      if (matcher != texts.owner[t]) hits[matcher].push_back({texts.owner[t], texts.pointer[t]});
+    }
   }
   return hits;
 }
@@ -65,16 +75,16 @@ namespace {
 // changed regexes run over every text without a prefilter, and the index is faster.
 constexpr std::size_t kMaxChangedEntries = 32;
 
-// The rules over the entries of [first, last) that `check` accepts, into one list. Each worker
-// checks a slice of them (of the range, so that a chunk's entries are spread over the cores);
-// the caller sorts the findings, so the order in which slices finish does not show in the output.
+// The rules over the entries of [first, last) that `check` accepts, into one list. The workers
+// check blocks of them (of the range, so that a chunk's entries are spread over the cores); the
+// caller sorts the findings, so the order in which blocks finish does not show in the output.
 template <typename Check>
 Diagnostics run_rules(const LintContext& context, Check check, std::size_t first = 0,
                       std::size_t last = std::numeric_limits<std::size_t>::max()) {
   const KnowledgeBase& kb = context.kb;
   last = std::min(last, kb.entries.size());
   std::vector<Diagnostics> per_slice(std::max<std::size_t>(1, last - first));
-  parallel_slices(last - first, [&](std::size_t begin, std::size_t end, std::size_t) {
+  parallel_blocks(last - first, [&](std::size_t begin, std::size_t end) {
     Diagnostics& found = per_slice[begin];
     begin += first;
     end += first;
@@ -131,27 +141,36 @@ std::string benign_digest(const KnowledgeBase& kb) {
   return std::to_string(builtin_benign_lines().size()) + "-" + listing.hex();
 }
 
-// The breadth on the benign corpus of the regexes in `regexes` (entry i's as its pattern i) of
-// the entries of [first, last) that `wanted` accepts, on every core.
-template <typename Wanted>
-std::vector<Breadth> benign_breadth(const KnowledgeBase& kb, const RegexIndex& regexes,
-                                    const std::vector<BenignLine>& benign, Wanted wanted,
-                                    std::size_t first = 0,
-                                    std::size_t last = std::numeric_limits<std::size_t>::max()) {
+// Each entry's id and signature, as RegexBreadth reads them.
+struct BreadthInputs {
   std::vector<std::string> id_texts;  // Entry::id() makes a string
   std::vector<std::string_view> ids, signatures;
-  for (const Entry& entry : kb.entries) id_texts.push_back(entry.id());
-  for (std::size_t i = 0; i < kb.entries.size(); ++i) {
-    const Entry& entry = kb.entries[i];
-    ids.push_back(id_texts[i]);
-    const auto* signature = entry.find("/signature");
-    signatures.push_back(signature && signature->is_string() ? entry.text("/signature") : "");
+
+  explicit BreadthInputs(const KnowledgeBase& kb) {
+    for (const Entry& entry : kb.entries) id_texts.push_back(entry.id());
+    for (std::size_t i = 0; i < kb.entries.size(); ++i) {
+      const Entry& entry = kb.entries[i];
+      ids.push_back(id_texts[i]);
+      const auto* signature = entry.find("/signature");
+      signatures.push_back(signature && signature->is_string() ? entry.text("/signature") : "");
+    }
   }
+};
+
+// The breadth on the benign corpus of the regexes in `regexes` (entry i's as its pattern i) of
+// the entries of [first, last) that `wanted` accepts, on every core. The first `direct` are
+// searched directly (RegexBreadth).
+template <typename Wanted>
+std::vector<Breadth> benign_breadth(const KnowledgeBase& kb, const BreadthInputs& inputs,
+                                    const RegexIndex& regexes,
+                                    const std::vector<BenignLine>& benign, Wanted wanted,
+                                    std::size_t direct, std::size_t first = 0,
+                                    std::size_t last = std::numeric_limits<std::size_t>::max()) {
   const RegexBreadth breadth(
-      regexes, [](std::size_t i) { return i; }, std::move(ids), std::move(signatures), benign);
+      regexes, [](std::size_t i) { return i; }, inputs.ids, inputs.signatures, benign, direct);
   std::vector<Breadth> out(kb.entries.size());
   last = std::min(last, kb.entries.size());
-  parallel_slices(last - first, [&](std::size_t begin, std::size_t end, std::size_t) {
+  parallel_blocks(last - first, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = first + begin; i < first + end; ++i) {
       if (wanted(i) && regexes.regex(i)) out[i] = breadth.of(i);
     }
@@ -191,8 +210,8 @@ struct ChunkedFacts {
 };
 
 void run_chunk(const KnowledgeBase& kb,
-               const std::vector<std::optional<std::string_view>>& patterns,
-               const std::vector<BenignLine>& benign,
+               const std::vector<std::optional<std::string_view>>& patterns, const OwnTexts& texts,
+               const BreadthInputs& breadth_inputs, const std::vector<BenignLine>& benign,
                const std::vector<std::string_view>& winner_queries, std::size_t begin,
                std::size_t end, ChunkedFacts& facts) {
   std::vector<std::optional<std::string_view>> chunk(patterns.size());
@@ -200,15 +219,18 @@ void run_chunk(const KnowledgeBase& kb,
   std::optional<Phase> phase("regex index");
   const RegexIndex regexes(chunk);
   phase.emplace("cross-entry matches");
-  auto hits = cross_entry_hits(kb, regexes);
+  auto hits = cross_entry_hits(kb, regexes, texts);
   for (std::size_t i = begin; i < end; ++i) facts.hits[i] = std::move(hits[i]);
-  for (const std::string_view query : winner_queries) {
-    auto& matches = facts.winner_matches[query];
-    for (std::size_t entry : regexes.matching(query)) matches.push_back(entry);
+  const auto winner_matches = regexes.matching_each(winner_queries);
+  for (std::size_t q = 0; q < winner_queries.size(); ++q) {
+    auto& matches = facts.winner_matches[winner_queries[q]];
+    matches.insert(matches.end(), winner_matches[q].begin(), winner_matches[q].end());
   }
   phase.emplace("benign corpus");
+  // Prefiltered: a chunk asks for thousands of regexes' breadth (see RegexBreadth).
   const std::vector<Breadth> breadth = benign_breadth(
-      kb, regexes, benign, [&](std::size_t i) { return chunk[i].has_value(); }, begin, end);
+      kb, breadth_inputs, regexes, benign, [&](std::size_t i) { return chunk[i].has_value(); }, 0,
+      begin, end);
   for (std::size_t i = begin; i < end; ++i) facts.breadth[i] = breadth[i];
   phase.emplace("rules");
   std::vector<const RE2*> compiled(kb.entries.size());
@@ -235,10 +257,13 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
     patterns.push_back(checked(entry) ? regex_of(entry) : std::nullopt);
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
   const std::vector<std::string_view> queries = signature_winner_queries(kb);
+  const OwnTexts texts = own_texts(kb);
+  const BreadthInputs breadth_inputs(kb);
   ChunkedFacts facts(n);
   regex_chunk = std::max<std::size_t>(1, regex_chunk);
   for (std::size_t begin = 0; begin < n; begin += regex_chunk) {
-    run_chunk(kb, patterns, benign, queries, begin, std::min(n, begin + regex_chunk), facts);
+    run_chunk(kb, patterns, texts, breadth_inputs, benign, queries, begin,
+              std::min(n, begin + regex_chunk), facts);
     return_free_memory();  // the chunk's regexes and their DFAs
   }
   // The local rules of entries without a regex (run_chunk ran those with one).
@@ -255,7 +280,7 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
     phase.emplace("facts for the next lint");
     // The atoms of each regex alone: FilteredRE2 gives no regex's own atoms once they share one.
     std::vector<std::vector<std::string>> atoms(n), required(n);
-    parallel_slices(n, [&](std::size_t begin, std::size_t end, std::size_t) {
+    parallel_blocks(n, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) {
         if (!facts.compiled[i]) continue;
         LoneRegex lone(patterns[i]);
@@ -451,8 +476,9 @@ std::vector<Breadth> incremental_breadth(const KnowledgeBase& kb,
   for (std::size_t i = 0; i < n; ++i) {
     if (pool.changed(i) && pool.changed(i)->regex()) changed_patterns[i] = regex_of(kb.entries[i]);
   }
-  std::vector<Breadth> breadth = benign_breadth(kb, RegexIndex(changed_patterns), benign,
-                                                [&](std::size_t i) { return !facts[i]; });
+  std::vector<Breadth> breadth = benign_breadth(
+      kb, BreadthInputs(kb), RegexIndex(changed_patterns), benign,
+      [&](std::size_t i) { return !facts[i]; }, RegexBreadth::kDirectEntries);
   for (std::size_t i = 0; i < n; ++i) {
     if (!facts[i]) continue;
     breadth[i].benign_lines = facts[i]->benign_lines;

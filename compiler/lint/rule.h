@@ -37,10 +37,22 @@ struct RegexHit {
 // "/samples/<i>" that is a string.
 std::vector<std::string> own_text_pointers(const Entry& entry);
 
+// Every entry's own texts (own_text_pointers), in entry order: what cross_entry_hits matches,
+// looked up once for all the chunks of regexes that a lint runs over them.
+struct OwnTexts {
+  std::vector<std::size_t> owner;
+  std::vector<std::string> pointer;
+  std::vector<std::string_view> text;
+};
+OwnTexts own_texts(const KnowledgeBase& kb);
+
 // For every entry, the texts (signature, samples) of other entries that its regex in `regexes`
 // matches, in entry order. Lint's regex-overlap and kbc stats read them.
 std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
                                                     const RegexIndex& regexes);
+std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
+                                                    const RegexIndex& regexes,
+                                                    const OwnTexts& texts);
 
 // No entry: the entry's signature is not checked (its shape is wrong).
 inline constexpr std::size_t kNoEntry = static_cast<std::size_t>(-1);

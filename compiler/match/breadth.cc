@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "base/parallel.h"
 #include "base/text.h"
 #include "match/log_lines.h"
 
@@ -47,12 +48,13 @@ bool joined_search_exact(std::string_view pattern) {
 RegexBreadth::RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(std::size_t),
                            std::vector<std::string_view> ids,
                            std::vector<std::string_view> signatures,
-                           const std::vector<BenignLine>& benign)
+                           const std::vector<BenignLine>& benign, std::size_t direct_entries)
     : index_(index),
       pattern_of_(pattern_of),
       ids_(std::move(ids)),
       raw_signatures_(std::move(signatures)),
-      benign_(benign) {
+      benign_(benign),
+      direct_entries_(direct_entries) {
   known_.resize(ids_.size());
 }
 
@@ -117,15 +119,23 @@ void RegexBreadth::prefilter() const {
     if (pattern >= entry_of_pattern.size()) entry_of_pattern.resize(pattern + 1, SIZE_MAX);
     entry_of_pattern[pattern] = entry;
   }
-  RegexIndex::Scratch scratch;
-  for (std::size_t id = 0; id < starts_.size(); ++id) {
-    const std::string_view text = id < benign_texts_.size()
-                                      ? std::string_view(benign_texts_[id])
-                                      : std::string_view(signatures_[id - benign_texts_.size()]);
-    for (const std::size_t pattern : index_.candidates(text, scratch)) {
-      if (pattern < entry_of_pattern.size() && entry_of_pattern[pattern] != SIZE_MAX)
-        candidates_[entry_of_pattern[pattern]].push_back(static_cast<std::uint32_t>(id));
+  // The workers prefilter blocks of the texts; the candidates are gathered in text order.
+  std::vector<std::vector<std::pair<std::size_t, std::uint32_t>>> per_block(starts_.size());
+  parallel_blocks(starts_.size(), [&](std::size_t begin, std::size_t end) {
+    auto& found = per_block[begin];
+    for (std::size_t id = begin; id < end; ++id) {
+      const std::string_view text = id < benign_texts_.size()
+                                        ? std::string_view(benign_texts_[id])
+                                        : std::string_view(signatures_[id - benign_texts_.size()]);
+      RegexIndex::Scratch scratch;  // not kept: see RegexIndex::matching_each
+      for (const std::size_t pattern : index_.candidates(text, scratch)) {
+        if (pattern < entry_of_pattern.size() && entry_of_pattern[pattern] != SIZE_MAX)
+          found.emplace_back(entry_of_pattern[pattern], static_cast<std::uint32_t>(id));
+      }
     }
+  });
+  for (const auto& found : per_block) {
+    for (const auto& [entry, id] : found) candidates_[entry].push_back(id);
   }
 }
 
@@ -179,7 +189,7 @@ Breadth RegexBreadth::of(std::size_t entry) const {
   {
     const std::lock_guard lock(mutex_);
     if (known_[entry]) return *known_[entry];
-    direct = searched_ < kDirectEntries;
+    direct = searched_ < direct_entries_;
     if (direct) ++searched_;
   }
   Breadth breadth = direct ? search(entry) : from_candidates(entry);

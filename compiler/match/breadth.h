@@ -50,10 +50,12 @@ class RegexBreadth {
   static constexpr std::size_t kDirectEntries = 24;
 
   // `index` holds entry i's regex as pattern `pattern_of(i)`; `ids` and `signatures` are per
-  // entry. All must outlive this object.
+  // entry. All must outlive this object. The first `direct_entries` entries asked for are
+  // searched directly: `kbc lint` asks for thousands at a time and passes 0, as each search
+  // reads all the texts.
   RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(std::size_t),
                std::vector<std::string_view> ids, std::vector<std::string_view> signatures,
-               const std::vector<BenignLine>& benign);
+               const std::vector<BenignLine>& benign, std::size_t direct_entries = kDirectEntries);
   ~RegexBreadth();
 
   // Entry i's breadth (zero when it has no regex). Safe to call from several threads.
@@ -89,6 +91,7 @@ class RegexBreadth {
   // The benign texts and then the signatures, each followed by '\n', and where each starts.
   mutable std::string joined_text_;
   mutable std::vector<std::size_t> starts_;
+  std::size_t direct_entries_;
   mutable std::size_t searched_ = 0;  // entries computed by `search`
   // Per entry, the texts its regex may match: the distinct benign texts first (their index),
   // then the signatures (benign_texts_.size() + entry).

@@ -466,4 +466,16 @@ std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
   return out;
 }
 
+std::vector<std::vector<std::size_t>> RegexIndex::matching_each(
+    std::span<const std::string_view> texts) const {
+  std::vector<std::vector<std::size_t>> out(texts.size());
+  // A Scratch kept from text to text would remember FilteredRE2's answer for each set of atoms
+  // found; distinct texts rarely find the same set, and the answers kept for a chunk's 100,000
+  // texts made this and the later phases of a lint slower (25,000 entries: +20%).
+  parallel_blocks(texts.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t t = begin; t < end; ++t) out[t] = matching(texts[t]);
+  });
+  return out;
+}
+
 }  // namespace kbc

@@ -88,6 +88,9 @@ class RegexIndex {
 
   // The entries whose pattern matches somewhere in `text`, in increasing order.
   std::vector<std::size_t> matching(std::string_view text) const;
+  // matching(text) of each of `texts`, on every core.
+  std::vector<std::vector<std::size_t>> matching_each(
+      std::span<const std::string_view> texts) const;
   // Buffers that `candidates` reuses from text to text, and the regexes FilteredRE2 let
   // through for each set of atoms seen: one per thread.
   class Scratch {

@@ -91,7 +91,7 @@ MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>
       const Breadth b = breadth.of(unknown[k]);
       figures.breadth_penalty[unknown[k]] = breadth_penalty(b.benign_lines, b.other_errors);
     };
-    parallel_slices(end - begin, [&](std::size_t from, std::size_t to, std::size_t) {
+    parallel_blocks(end - begin, [&](std::size_t from, std::size_t to) {
       for (std::size_t k = begin + from; k < begin + to; ++k) measure(k);
     });
     return_free_memory();  // the chunk's regexes

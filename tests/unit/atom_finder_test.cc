@@ -123,6 +123,13 @@ void check_against_re2(const std::vector<std::string>& patterns,
     CHECK(std::includes(candidates.begin(), candidates.end(), brute.begin(), brute.end()));
     CHECK(index.matching(text) == brute);
   }
+  // Every text at once, on the cores, gives each text's answer.
+  std::vector<std::string> many;
+  for (int copy = 0; copy < 300; ++copy) many.insert(many.end(), texts.begin(), texts.end());
+  const std::vector<std::string_view> many_views(many.begin(), many.end());
+  const std::vector<std::vector<std::size_t>> each = index.matching_each(many_views);
+  REQUIRE(each.size() == many.size());
+  for (std::size_t t = 0; t < many.size(); ++t) CHECK(each[t] == index.matching(many[t]));
 }
 
 }  // namespace

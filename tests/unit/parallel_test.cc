@@ -120,3 +120,39 @@ TEST_CASE("parallel_slices throws a slice's exception to the caller once all sli
     CHECK(done < 1000);
   }
 }
+
+TEST_CASE("parallel_blocks covers each item once, a block at a time") {
+  for (const std::size_t count : {0, 1, 127, 128, 129, 1000}) {
+    for (const std::size_t block : {1, 7, 128}) {
+      INFO("count " << count << " block " << block);
+      std::vector<std::atomic<int>> done(count);
+      std::atomic<bool> aligned{true};
+      parallel_blocks(
+          count,
+          [&](std::size_t begin, std::size_t end) {
+            if (begin % block != 0 || end - begin > block || (end != count && end - begin != block))
+              aligned = false;
+            for (std::size_t i = begin; i < end; ++i) ++done[i];
+          },
+          block);
+      CHECK(aligned);
+      for (std::size_t i = 0; i < count; ++i) CHECK(done[i] == 1);
+    }
+  }
+}
+
+TEST_CASE("parallel_blocks throws a block's exception to the caller and stops handing out blocks") {
+  std::atomic<std::size_t> done{0};
+  const auto run = [&] {
+    parallel_blocks(
+        100000,
+        [&](std::size_t begin, std::size_t end) {
+          if (begin == 0) throw std::runtime_error("block 0");
+          std::this_thread::sleep_for(std::chrono::microseconds(50));
+          done += end - begin;
+        },
+        10);
+  };
+  CHECK_THROWS_WITH(run(), "block 0");
+  CHECK(done < 100000 / 2);  // all the others would take 10,000 x 50 us
+}
