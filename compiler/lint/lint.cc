@@ -141,10 +141,12 @@ std::string benign_digest(const KnowledgeBase& kb) {
   return std::to_string(builtin_benign_lines().size()) + "-" + listing.hex();
 }
 
-// Each entry's id and signature, as RegexBreadth reads them.
+// Each entry's id and signature, as RegexBreadth reads them, and, for a lint that measures
+// every regex (a chunk at a time), the texts prepared once.
 struct BreadthInputs {
   std::vector<std::string> id_texts;  // Entry::id() makes a string
   std::vector<std::string_view> ids, signatures;
+  std::optional<BreadthTexts> texts;
 
   explicit BreadthInputs(const KnowledgeBase& kb) {
     for (const Entry& entry : kb.entries) id_texts.push_back(entry.id());
@@ -166,8 +168,11 @@ std::vector<Breadth> benign_breadth(const KnowledgeBase& kb, const BreadthInputs
                                     const std::vector<BenignLine>& benign, Wanted wanted,
                                     std::size_t direct, std::size_t first = 0,
                                     std::size_t last = std::numeric_limits<std::size_t>::max()) {
-  const RegexBreadth breadth(
-      regexes, [](std::size_t i) { return i; }, inputs.ids, inputs.signatures, benign, direct);
+  const auto pattern_of = [](std::size_t i) { return i; };
+  const RegexBreadth breadth =
+      inputs.texts
+          ? RegexBreadth(regexes, pattern_of, inputs.ids, *inputs.texts, direct)
+          : RegexBreadth(regexes, pattern_of, inputs.ids, inputs.signatures, benign, direct);
   std::vector<Breadth> out(kb.entries.size());
   last = std::min(last, kb.entries.size());
   parallel_blocks(last - first, [&](std::size_t begin, std::size_t end) {
@@ -258,7 +263,8 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
   const std::vector<std::string_view> queries = signature_winner_queries(kb);
   const OwnTexts texts = own_texts(kb);
-  const BreadthInputs breadth_inputs(kb);
+  BreadthInputs breadth_inputs(kb);
+  breadth_inputs.texts.emplace(breadth_inputs.signatures, benign);
   ChunkedFacts facts(n);
   regex_chunk = std::max<std::size_t>(1, regex_chunk);
   for (std::size_t begin = 0; begin < n; begin += regex_chunk) {

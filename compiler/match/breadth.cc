@@ -45,6 +45,43 @@ bool joined_search_exact(std::string_view pattern) {
 
 }  // namespace
 
+BreadthTexts::BreadthTexts(const std::vector<std::string_view>& raw_signatures,
+                           const std::vector<BenignLine>& benign) {
+  signatures.resize(raw_signatures.size());
+  parallel_blocks(raw_signatures.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::string_view signature = raw_signatures[i];
+      signatures[i] = normalized_copy(trim(signature.substr(0, signature.find('\n'))));
+    }
+  });
+  // Each distinct normalized line once (a third of the built-in corpus repeats), in the order
+  // of its first line, so that the first matched is the first line matched.
+  // A normalized line views the benign text, unless it had escape sequences (then a copy).
+  std::unordered_map<std::string_view, std::size_t> seen;
+  std::string buffer;
+  for (std::size_t i = 0; i < benign.size(); ++i) {
+    std::string_view text = normalized_line(trim(benign[i].text), buffer);
+    if (!buffer.empty() && text.data() >= buffer.data() &&
+        text.data() < buffer.data() + buffer.size()) {
+      text = copies.emplace_back(text);
+      buffer.clear();
+    }
+    auto [it, added] = seen.try_emplace(text, benign_texts.size());
+    if (added) {
+      benign_texts.push_back(text);
+      first_line.push_back(i);
+      lines_of.push_back(0);
+    }
+    ++lines_of[it->second];
+  }
+  const auto add = [&](std::string_view text) {
+    starts.push_back(joined_text.size());
+    joined_text.append(text).push_back('\n');
+  };
+  for (const std::string_view text : benign_texts) add(text);
+  for (const std::string& text : signatures) add(text);
+}
+
 RegexBreadth::RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(std::size_t),
                            std::vector<std::string_view> ids,
                            std::vector<std::string_view> signatures,
@@ -53,55 +90,44 @@ RegexBreadth::RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(st
       pattern_of_(pattern_of),
       ids_(std::move(ids)),
       raw_signatures_(std::move(signatures)),
-      benign_(benign),
+      benign_(&benign),
+      direct_entries_(direct_entries) {
+  known_.resize(ids_.size());
+}
+
+RegexBreadth::RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(std::size_t),
+                           std::vector<std::string_view> ids, const BreadthTexts& texts,
+                           std::size_t direct_entries)
+    : index_(index),
+      pattern_of_(pattern_of),
+      ids_(std::move(ids)),
+      given_texts_(&texts),
       direct_entries_(direct_entries) {
   known_.resize(ids_.size());
 }
 
 RegexBreadth::~RegexBreadth() = default;
 
-void RegexBreadth::count_text(std::size_t entry, std::size_t id, std::string_view text,
-                              Breadth& breadth, std::set<std::string_view>& others) const {
-  if (id < benign_texts_.size()) {  // a distinct benign line: all its lines count
-    if (!matches(entry, text)) return;
-    if (breadth.some_benign.size() < kKeptBenign)
-      breadth.some_benign.push_back(static_cast<std::uint32_t>(first_line_[id]));
-    breadth.benign_lines += static_cast<int>(lines_of_[id]);
-    return;
-  }
-  const std::string_view other = error_of(ids_[id - benign_texts_.size()]);
-  if (other != error_of(ids_[entry]) && matches(entry, text)) others.insert(other);
+const BreadthTexts& RegexBreadth::texts() const {
+  if (given_texts_) return *given_texts_;
+  std::call_once(prepared_, [this] {
+    own_texts_ = std::make_unique<BreadthTexts>(raw_signatures_, *benign_);
+  });
+  return *own_texts_;
 }
 
-void RegexBreadth::join_texts() const {
-  for (const std::string_view signature : raw_signatures_)
-    signatures_.push_back(normalized_copy(trim(signature.substr(0, signature.find('\n')))));
-  // Each distinct normalized line once (a third of the built-in corpus repeats), in the order
-  // of its first line, so that the first matched is the first line matched.
-  // A normalized line views the benign text, unless it had escape sequences (then a copy).
-  std::unordered_map<std::string_view, std::size_t> seen;
-  std::string buffer;
-  for (std::size_t i = 0; i < benign_.size(); ++i) {
-    std::string_view text = normalized_line(trim(benign_[i].text), buffer);
-    if (!buffer.empty() && text.data() >= buffer.data() &&
-        text.data() < buffer.data() + buffer.size()) {
-      text = copies_.emplace_back(text);
-      buffer.clear();
-    }
-    auto [it, added] = seen.try_emplace(text, benign_texts_.size());
-    if (added) {
-      benign_texts_.push_back(text);
-      first_line_.push_back(i);
-      lines_of_.push_back(0);
-    }
-    ++lines_of_[it->second];
+void RegexBreadth::count_text(std::size_t entry, std::size_t id, std::string_view text,
+                              Breadth& breadth, std::set<std::string_view>& others) const {
+  const BreadthTexts& texts = this->texts();
+  if (id < texts.benign_texts.size()) {  // a distinct benign line: all its lines count
+    if (!matches(entry, text)) return;
+    if (breadth.some_benign.size() < kKeptBenign)
+      breadth.some_benign.push_back(static_cast<std::uint32_t>(texts.first_line[id]));
+    breadth.benign_lines += static_cast<int>(texts.lines_of[id]);
+    return;
   }
-  const auto add = [&](std::string_view text) {
-    starts_.push_back(joined_text_.size());
-    joined_text_.append(text).push_back('\n');
-  };
-  for (const std::string_view text : benign_texts_) add(text);
-  for (const std::string& text : signatures_) add(text);
+  const std::string_view other = error_of(ids_[id - texts.benign_texts.size()]);
+  if (other != error_of(ids_[entry]) && matches(entry, text)) others.insert(other);
 }
 
 bool RegexBreadth::matches(std::size_t entry, std::string_view text) const {
@@ -111,7 +137,7 @@ bool RegexBreadth::matches(std::size_t entry, std::string_view text) const {
 }
 
 void RegexBreadth::prefilter() const {
-  std::call_once(joined_, [this] { join_texts(); });
+  const BreadthTexts& texts = this->texts();
   candidates_.resize(ids_.size());
   std::vector<std::size_t> entry_of_pattern;
   for (std::size_t entry = 0; entry < ids_.size(); ++entry) {
@@ -120,15 +146,12 @@ void RegexBreadth::prefilter() const {
     entry_of_pattern[pattern] = entry;
   }
   // The workers prefilter blocks of the texts; the candidates are gathered in text order.
-  std::vector<std::vector<std::pair<std::size_t, std::uint32_t>>> per_block(starts_.size());
-  parallel_blocks(starts_.size(), [&](std::size_t begin, std::size_t end) {
+  std::vector<std::vector<std::pair<std::size_t, std::uint32_t>>> per_block(texts.starts.size());
+  parallel_blocks(texts.starts.size(), [&](std::size_t begin, std::size_t end) {
     auto& found = per_block[begin];
     for (std::size_t id = begin; id < end; ++id) {
-      const std::string_view text = id < benign_texts_.size()
-                                        ? std::string_view(benign_texts_[id])
-                                        : std::string_view(signatures_[id - benign_texts_.size()]);
       RegexIndex::Scratch scratch;  // not kept: see RegexIndex::matching_each
-      for (const std::size_t pattern : index_.candidates(text, scratch)) {
+      for (const std::size_t pattern : index_.candidates(texts.text(id), scratch)) {
         if (pattern < entry_of_pattern.size() && entry_of_pattern[pattern] != SIZE_MAX)
           found.emplace_back(entry_of_pattern[pattern], static_cast<std::uint32_t>(id));
       }
@@ -143,18 +166,14 @@ Breadth RegexBreadth::from_candidates(std::size_t entry) const {
   std::call_once(prefiltered_, [this] { prefilter(); });
   Breadth breadth;
   std::set<std::string_view> others;
-  for (const std::uint32_t id : candidates_[entry]) {
-    count_text(entry, id,
-               id < benign_texts_.size() ? benign_texts_[id]
-                                         : std::string_view(signatures_[id - benign_texts_.size()]),
-               breadth, others);
-  }
+  for (const std::uint32_t id : candidates_[entry])
+    count_text(entry, id, texts().text(id), breadth, others);
   breadth.other_errors = static_cast<int>(others.size());
   return breadth;
 }
 
 Breadth RegexBreadth::search(std::size_t entry) const {
-  std::call_once(joined_, [this] { join_texts(); });
+  const BreadthTexts& texts = this->texts();
   Breadth breadth;
   const RE2* regex = index_.regex(pattern_of_(entry));
   if (!regex) return breadth;
@@ -164,20 +183,21 @@ Breadth RegexBreadth::search(std::size_t entry) const {
   const RE2 lines("(?m)" + regex->pattern(), options);
   if (!lines.ok()) return from_candidates(entry);
   std::set<std::string_view> others;
-  const re2::StringPiece text(joined_text_);
+  const re2::StringPiece text(texts.joined_text);
   re2::StringPiece found;
   for (std::size_t at = 0; at < text.size();) {
     if (!lines.Match(text, at, text.size(), RE2::UNANCHORED, &found, 1)) break;
     // The line where the match begins, matched on its own.
     const std::size_t offset = static_cast<std::size_t>(found.data() - text.data());
-    const std::size_t id =
-        static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), offset) -
-                                 starts_.begin()) -
-        1;
-    const std::size_t next = id + 1 < starts_.size() ? starts_[id + 1] : text.size();
-    count_text(entry, id,
-               std::string_view(joined_text_.data() + starts_[id], next - 1 - starts_[id]), breadth,
-               others);
+    const std::size_t id = static_cast<std::size_t>(
+                               std::upper_bound(texts.starts.begin(), texts.starts.end(), offset) -
+                               texts.starts.begin()) -
+                           1;
+    const std::size_t next = id + 1 < texts.starts.size() ? texts.starts[id + 1] : text.size();
+    count_text(
+        entry, id,
+        std::string_view(texts.joined_text.data() + texts.starts[id], next - 1 - texts.starts[id]),
+        breadth, others);
     at = next;
   }
   breadth.other_errors = static_cast<int>(others.size());

@@ -45,6 +45,30 @@ constexpr std::size_t kKeptBenign = 16;
 // ("python/keyboardinterrupt/py311-linux" -> "python/keyboardinterrupt"), else the id.
 std::string_view error_of(std::string_view id);
 
+// The texts a regex's breadth is counted on, normalized as the matcher reads a line: each
+// distinct benign line once, then each entry's signature (its first line). They depend on the
+// knowledge base alone, so a lint that measures its regexes a chunk at a time prepares them once.
+struct BreadthTexts {
+  BreadthTexts(const std::vector<std::string_view>& signatures,
+               const std::vector<BenignLine>& benign);
+
+  std::vector<std::string> signatures;  // first line, normalized
+  // The distinct benign lines, normalized; for each, its first line and how many lines it is.
+  std::vector<std::string_view> benign_texts;
+  std::deque<std::string> copies;  // the normalized lines that are not views
+  std::vector<std::size_t> first_line;
+  std::vector<std::size_t> lines_of;
+  // The benign texts and then the signatures, each followed by '\n', and where each starts.
+  std::string joined_text;
+  std::vector<std::size_t> starts;
+
+  // Text `id`: a distinct benign line, or then a signature.
+  std::string_view text(std::size_t id) const {
+    return id < benign_texts.size() ? benign_texts[id]
+                                    : std::string_view(signatures[id - benign_texts.size()]);
+  }
+};
+
 class RegexBreadth {
  public:
   static constexpr std::size_t kDirectEntries = 24;
@@ -56,6 +80,10 @@ class RegexBreadth {
   RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(std::size_t),
                std::vector<std::string_view> ids, std::vector<std::string_view> signatures,
                const std::vector<BenignLine>& benign, std::size_t direct_entries = kDirectEntries);
+  // With the texts prepared: `texts` must be those of these entries' signatures.
+  RegexBreadth(const RegexIndex& index, std::size_t (*pattern_of)(std::size_t),
+               std::vector<std::string_view> ids, const BreadthTexts& texts,
+               std::size_t direct_entries);
   ~RegexBreadth();
 
   // Entry i's breadth (zero when it has no regex). Safe to call from several threads.
@@ -63,7 +91,7 @@ class RegexBreadth {
 
  private:
   void prefilter() const;
-  void join_texts() const;
+  const BreadthTexts& texts() const;
   // Entry i's breadth by searching the joined texts.
   Breadth search(std::size_t entry) const;
   // Entry i's breadth from the prefilter's candidates.
@@ -79,22 +107,15 @@ class RegexBreadth {
   std::size_t (*pattern_of_)(std::size_t);
   std::vector<std::string_view> ids_;
   std::vector<std::string_view> raw_signatures_;
-  mutable std::vector<std::string> signatures_;  // first line, normalized (join_texts)
-  const std::vector<BenignLine>& benign_;
+  const std::vector<BenignLine>* benign_ = nullptr;
+  const BreadthTexts* given_texts_ = nullptr;
+  mutable std::unique_ptr<BreadthTexts> own_texts_;  // prepared when first needed
   mutable std::once_flag prefiltered_;
-  mutable std::once_flag joined_;
-  // The distinct benign lines, normalized; for each, its first line and how many lines it is.
-  mutable std::vector<std::string_view> benign_texts_;
-  mutable std::deque<std::string> copies_;  // the normalized lines that are not views
-  mutable std::vector<std::size_t> first_line_;
-  mutable std::vector<std::size_t> lines_of_;
-  // The benign texts and then the signatures, each followed by '\n', and where each starts.
-  mutable std::string joined_text_;
-  mutable std::vector<std::size_t> starts_;
+  mutable std::once_flag prepared_;
   std::size_t direct_entries_;
   mutable std::size_t searched_ = 0;  // entries computed by `search`
   // Per entry, the texts its regex may match: the distinct benign texts first (their index),
-  // then the signatures (benign_texts_.size() + entry).
+  // then the signatures (benign_texts.size() + entry).
   mutable std::vector<std::vector<std::uint32_t>> candidates_;
   mutable std::mutex mutex_;
   mutable std::vector<std::optional<Breadth>> known_;

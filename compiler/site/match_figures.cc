@@ -85,8 +85,12 @@ MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>
     std::vector<std::optional<std::string_view>> patterns(n);
     for (std::size_t k = begin; k < end; ++k) patterns[unknown[k]] = regexes[unknown[k]];
     const RegexIndex index(patterns);
+    // A few regexes (a build after an edit) search the texts directly; more are prefiltered,
+    // as a direct search reads all the texts for each regex.
+    const std::size_t direct =
+        end - begin <= RegexBreadth::kDirectEntries ? RegexBreadth::kDirectEntries : 0;
     const RegexBreadth breadth(
-        index, [](std::size_t i) { return i; }, id_views, signature_views, lines);
+        index, [](std::size_t i) { return i; }, id_views, signature_views, lines, direct);
     const auto measure = [&](std::size_t k) {
       const Breadth b = breadth.of(unknown[k]);
       figures.breadth_penalty[unknown[k]] = breadth_penalty(b.benign_lines, b.other_errors);
