@@ -80,6 +80,8 @@ MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>
   }
   const std::vector<std::string_view> id_views(ids.begin(), ids.end());
   const std::vector<std::string_view> signature_views(signatures.begin(), signatures.end());
+  std::optional<BreadthTexts> breadth_texts;  // the same for every chunk
+  if (!unknown.empty()) breadth_texts.emplace(signature_views, lines);
   for (std::size_t begin = 0; begin < unknown.size(); begin += kBreadthChunk) {
     const std::size_t end = std::min(unknown.size(), begin + kBreadthChunk);
     std::vector<std::optional<std::string_view>> patterns(n);
@@ -90,7 +92,7 @@ MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>
     const std::size_t direct =
         end - begin <= RegexBreadth::kDirectEntries ? RegexBreadth::kDirectEntries : 0;
     const RegexBreadth breadth(
-        index, [](std::size_t i) { return i; }, id_views, signature_views, lines, direct);
+        index, [](std::size_t i) { return i; }, id_views, *breadth_texts, direct);
     const auto measure = [&](std::size_t k) {
       const Breadth b = breadth.of(unknown[k]);
       figures.breadth_penalty[unknown[k]] = breadth_penalty(b.benign_lines, b.other_errors);
