@@ -4,9 +4,11 @@
 #include <wchar.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 
@@ -238,6 +240,17 @@ std::string_view line_text(std::string_view text, int line) {
 std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
   const std::size_t length_gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
   if (length_gap > limit) return limit + 1;
+  if (limit < std::max(a.size(), b.size())) {
+    // Each edit takes at most one from the characters a has beyond b (as a multiset) and one
+    // from those it lacks: the larger count bounds the distance from below, for a pass over each
+    // string instead of the table. Counted by the low six bits, which can only lower it.
+    std::array<int, 64> count{};
+    for (const char c : a) ++count[static_cast<unsigned char>(c) & 63];
+    for (const char c : b) --count[static_cast<unsigned char>(c) & 63];
+    std::size_t beyond = 0, lacking = 0;
+    for (const int n : count) (n > 0 ? beyond : lacking) += static_cast<std::size_t>(std::abs(n));
+    if (std::max(beyond, lacking) > limit) return limit + 1;
+  }
   std::vector<std::size_t> row(b.size() + 1);
   std::iota(row.begin(), row.end(), 0);
   for (std::size_t i = 1; i <= a.size(); ++i) {

@@ -149,8 +149,8 @@ void RegexBreadth::prefilter() const {
   std::vector<std::vector<std::pair<std::size_t, std::uint32_t>>> per_block(texts.starts.size());
   parallel_blocks(texts.starts.size(), [&](std::size_t begin, std::size_t end) {
     auto& found = per_block[begin];
+    RegexIndex::Scratch scratch(/*remember=*/false);  // see RegexIndex::matching_each
     for (std::size_t id = begin; id < end; ++id) {
-      RegexIndex::Scratch scratch;  // not kept: see RegexIndex::matching_each
       for (const std::size_t pattern : index_.candidates(texts.text(id), scratch)) {
         if (pattern < entry_of_pattern.size() && entry_of_pattern[pattern] != SIZE_MAX)
           found.emplace_back(entry_of_pattern[pattern], static_cast<std::uint32_t>(id));

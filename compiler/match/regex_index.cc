@@ -375,13 +375,17 @@ const std::vector<std::size_t>& RegexIndex::filtered(std::size_t group, Scratch&
   std::uint64_t hash = key.size();
   for (int atom : key) hash = (hash ^ static_cast<std::uint32_t>(atom)) * 0x9e3779b97f4a7c15;
   hash ^= hash >> 29;
-  auto& cache = scratch.filtered[group];
-  if (const auto known = cache.find(hash); known != cache.end() && known->second.atoms == key)
-    return known->second.entries;
-  if (cache.size() >= kMaxCachedAtomSets) cache.clear();
-  Scratch::Passed& passed = cache[hash];
-  passed.atoms = key;
-  std::vector<std::size_t>& out = passed.entries;
+  std::vector<std::size_t>* answer = &scratch.passed[group];
+  if (scratch.remember_) {
+    auto& cache = scratch.filtered[group];
+    if (const auto known = cache.find(hash); known != cache.end() && known->second.atoms == key)
+      return known->second.entries;
+    if (cache.size() >= kMaxCachedAtomSets) cache.clear();
+    Scratch::Passed& passed = cache[hash];
+    passed.atoms = key;
+    answer = &passed.entries;
+  }
+  std::vector<std::size_t>& out = *answer;
   out.clear();
   shard_found(group, scratch);
   std::vector<int> ids;
@@ -469,11 +473,17 @@ std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
 std::vector<std::vector<std::size_t>> RegexIndex::matching_each(
     std::span<const std::string_view> texts) const {
   std::vector<std::vector<std::size_t>> out(texts.size());
-  // A Scratch kept from text to text would remember FilteredRE2's answer for each set of atoms
-  // found; distinct texts rarely find the same set, and the answers kept for a chunk's 100,000
-  // texts made this and the later phases of a lint slower (25,000 entries: +20%).
+  // A Scratch per block that remembers nothing: distinct texts rarely find the same set of
+  // atoms, and remembering the answers for a chunk's 100,000 texts made this and the later
+  // phases of a lint slower (25,000 entries: +20%), as did a Scratch made for each text (the
+  // allocations of each, on a heap of gigabytes).
   parallel_blocks(texts.size(), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t t = begin; t < end; ++t) out[t] = matching(texts[t]);
+    Scratch scratch(/*remember=*/false);
+    for (std::size_t t = begin; t < end; ++t) {
+      for (const std::size_t entry : candidates(texts[t], scratch)) {
+        if (match(entry, texts[t], scratch)) out[t].push_back(entry);
+      }
+    }
   });
   return out;
 }

@@ -95,6 +95,10 @@ class RegexIndex {
   // through for each set of atoms seen: one per thread.
   class Scratch {
    public:
+    // `remember`: keep FilteredRE2's answer for each set of atoms seen, for texts that repeat
+    // their atoms (the lines of a log). Distinct texts (a knowledge base's own) rarely do, and
+    // remembering tens of thousands of answers only costs memory and time.
+    explicit Scratch(bool remember = true) : remember_(remember) {}
     // Whether the text of the last `candidates` holds a marker, where fold_for_atoms holds it.
     bool marked() const { return marked_; }
 
@@ -110,6 +114,8 @@ class RegexIndex {
     };
     std::vector<int> key;  // `found`, the atoms of one group
     std::array<std::unordered_map<std::uint64_t, Passed>, kGroups> filtered;  // by hash of key
+    std::array<std::vector<std::size_t>, kGroups> passed;  // the answer, when not remembered
+    bool remember_ = true;
     std::vector<std::size_t> out;
     const std::vector<std::size_t> none{};  // the answer for no atoms
     std::vector<std::size_t> literals;      // the literal entries found in the text

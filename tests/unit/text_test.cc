@@ -17,8 +17,17 @@ TEST_CASE("edit distance and did-you-mean") {
 }
 
 TEST_CASE("a bounded edit distance is exact up to its limit and above it past the limit") {
-  const char* const words[] = {
-      "", "a", "kitten", "sitting", "python/oom-r12/linux", "python/oom-r21/linux", "cuda/oom"};
+  const char* const words[] = {"",
+                               "a",
+                               "kitten",
+                               "sitting",
+                               "python/oom-r12/linux",
+                               "python/oom-r21/linux",
+                               "cuda/oom",
+                               "abcdef",
+                               "ghijkl",
+                               "python/mmo-r21/xunil",
+                               "\x80\xc0@"};
   for (const char* a : words) {
     for (const char* b : words) {
       const std::size_t exact = edit_distance(a, b);
