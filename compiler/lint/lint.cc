@@ -248,7 +248,11 @@ void run_chunk(const KnowledgeBase& kb,
   const LintContext context{kb,         compiled, facts.errors, facts.hits,
                             no_winners, benign,   facts.breadth};
   Diagnostics found = run_rules(
-      context, [&](const Rule& rule, std::size_t i) { return rule.local && chunk[i]; }, begin, end);
+      context,
+      [&](const Rule& rule, std::size_t i) {
+        return (rule.local || rule.with_regex_chunk) && chunk[i];
+      },
+      begin, end);
   std::move(found.begin(), found.end(), std::back_inserter(facts.local));
 }
 
@@ -272,14 +276,16 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
               std::min(n, begin + regex_chunk), facts);
     return_free_memory();  // the chunk's regexes and their DFAs
   }
-  // The local rules of entries without a regex (run_chunk ran those with one).
+  // The cross-entry rules, and the local rules of entries without a regex (run_chunk ran those
+  // with one, and the rules that run with their regex chunk).
   std::optional<Phase> phase("rules");
   const std::vector<const RE2*> none(n);
   std::vector<std::size_t> winners =
       signature_winners(kb, [&](std::string_view text) { return facts.winner_matches.at(text); });
   const LintContext context{kb, none, facts.errors, facts.hits, winners, benign, facts.breadth};
   Diagnostics out = run_rules(context, [&](const Rule& rule, std::size_t i) {
-    return checked(kb.entries[i]) && (rule.cross_entry || !patterns[i]);
+    return checked(kb.entries[i]) && (rule.cross_entry || !patterns[i]) &&
+           !(rule.with_regex_chunk && patterns[i]);
   });
   std::move(facts.local.begin(), facts.local.end(), std::back_inserter(out));
   if (next) {

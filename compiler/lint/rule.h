@@ -127,6 +127,10 @@ struct Rule {
   std::string_view summary;
   void (*local)(const Entry& entry, const EntryContext& context, Reporter& report) = nullptr;
   void (*cross_entry)(const Entry& entry, const LintContext& context, Reporter& report) = nullptr;
+  // A cross-entry rule that reads of the other entries only what its entry's regex matches
+  // (`hits`, `breadth`): a whole lint, which compiles the regexes a chunk at a time, runs it
+  // with its entry's chunk, where the regex is compiled and its hits are known.
+  bool with_regex_chunk = false;
   // True when the build cannot do without the rule: ignoring its errors would leave entries out
   // silently or write wrong output. kbc.yaml cannot turn it off or down, and no kbc-disable
   // comment or exclusion can suppress it.

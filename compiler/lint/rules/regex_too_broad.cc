@@ -289,6 +289,7 @@ constinit const Rule kRegexTooBroad = {
         "or matches entries of three or more other domains; with a narrower form where one is "
         "mechanical",
     .cross_entry = regex_too_broad,
+    .with_regex_chunk = true,
 };
 
 }  // namespace kbc::rules
