@@ -25,8 +25,10 @@
 // bytes, and anything in the output that kbc would not write (stray files, links) is removed.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <string>
@@ -54,17 +56,17 @@ class OutputStage {
   // A file of the new output; from any thread. Its bytes are written to the staging folder only
   // when the output does not hold them already. `key`, when not empty, is a digest of what the
   // file was made from, recorded in the manifest for `reuse`.
-  void put(const std::string& path, std::string_view content, std::string key = {});
+  void put(const std::string& path, std::string_view content, std::string_view key = {});
   // Puts the output's file at `path` again, unread, when the manifest records it as made from
   // `key` (not empty): the file a build would make from the same inputs. False (nothing put)
   // otherwise, and always with verify.
-  bool reuse(const std::string& path, const std::string& key);
+  bool reuse(const std::string& path, std::string_view key);
   // Whether a file of the output is not (yet) in the new one: the commit would remove it.
   bool drops_files() const;
   // A file with the bytes of `source`, put before: committed as a hard link to it where the file
   // system allows.
   void put_copy(const std::string& path, const std::string& source, std::string_view content,
-                std::string key = {});
+                std::string_view key = {});
   bool has(const std::string& path) const;
   std::size_t size() const;
 
@@ -85,14 +87,20 @@ class OutputStage {
   const std::filesystem::path& folder() const { return out_dir_; }
 
  private:
+  // Half a SHA-256 (32 hex digits) as bytes: a manifest of 730,000 files (100,000 entries) held
+  // them as strings, 130 bytes more a file, and a rebuild holds two manifests.
+  using Hash = std::array<std::uint8_t, 16>;
   struct File {
-    std::string digest;  // of the bytes, 32 hex digits
+    Hash digest{};  // of the bytes
     std::uint64_t size = 0;
     bool changed = false;
-    std::string key;  // what it was made from, when known
+    bool keyed = false;  // what it was made from is known:
+    Hash key{};          // its 32 hex digits (any other key: its digest's)
   };
   void read_manifest();
   bool unchanged(const std::string& path, const File& file) const;
+  // The manifest's text, handed to `out` in pieces, and whole.
+  void write_manifest(const std::function<void(std::string_view)>& out) const;
   std::string manifest_text() const;
   // Where `path` is staged, its folders made.
   std::filesystem::path staged_path(const std::string& path);

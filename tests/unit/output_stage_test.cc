@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -96,6 +98,39 @@ TEST_CASE("a stage writes only the files whose bytes change and removes the ones
   CHECK(modified(out / "a.html") == a);
   CHECK_FALSE(fs::exists(out / "b/d"));  // emptied folders go too
   CHECK_FALSE(fs::exists(dir.root / ".dist.kbc-stage"));
+}
+
+TEST_CASE("a manifest of many pieces lists every file once, in order, and reads back whole") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  const std::string long_name(100, 'n');
+  const auto path = [&](int i) { return "d/" + long_name + "-" + std::to_string(i) + ".txt"; };
+  constexpr int kFiles = 9000;  // about 1.3 MB of manifest: two pieces
+  {
+    kbc::OutputStage stage(out.string(), false);
+    for (int i = 0; i < kFiles; ++i) stage.put(path(i), std::to_string(i), std::string(32, 'b'));
+    CHECK(stage.commit().written == kFiles);
+  }
+  const std::string manifest = read(out / ".kbc-output");
+  CHECK(manifest.size() > (std::size_t{1} << 20));
+  std::vector<std::string> listed;
+  std::istringstream lines(manifest);
+  std::string line;
+  std::getline(lines, line);
+  CHECK(line == "kbc-output 2");
+  while (std::getline(lines, line)) {
+    const std::size_t path_at = line.find('\t', line.find('\t') + 1) + 1;
+    listed.push_back(line.substr(path_at, line.find('\t', path_at) - path_at));
+    CHECK(line.ends_with("\t" + std::string(32, 'b')));
+  }
+  std::vector<std::string> expected;
+  for (int i = 0; i < kFiles; ++i) expected.push_back(path(i));
+  std::sort(expected.begin(), expected.end());
+  CHECK(listed == expected);
+  kbc::OutputStage again(out.string(), false);
+  for (int i = 0; i < kFiles; ++i) CHECK(again.reuse(path(i), std::string(32, 'b')));
+  CHECK(again.commit().written == 0);
+  CHECK(read(out / ".kbc-output") == manifest);
 }
 
 TEST_CASE("a stage that is not committed leaves the output as it was and nothing beside it") {
@@ -191,24 +226,28 @@ TEST_CASE("an output tree refuses paths outside its folder or with control chara
 TEST_CASE("a file made from the same key is put again unread, and only then") {
   TempDir dir;
   const fs::path out = dir.root / "dist";
+  // Keys as kbc makes them (32 hex digits, kept as they are), and any other ("key-c": kept as
+  // its digest's 32 hex digits).
+  const std::string key_a(32, 'a'), key_a2 = std::string(31, 'a') + "2";
   {
     kbc::OutputStage stage(out.string(), false);
     kbc::OutputTree tree(stage);
-    tree.add("a.html", "A", "key-a");
+    tree.add("a.html", "A", key_a);
     tree.add("b.html", "B");  // no key: never reused
     tree.add_with_copy("c.md", "site/c.md", "C", "key-c");
     CHECK_FALSE(tree.drops_files());
     CHECK(stage.commit().written == 4);
   }
-  CHECK(read(out / ".kbc-output").find("\ta.html\tkey-a\n") != std::string::npos);
+  CHECK(read(out / ".kbc-output").find("\ta.html\t" + key_a + "\n") != std::string::npos);
   const auto a = modified(out / "a.html");
   {
     kbc::OutputStage stage(out.string(), false);
     kbc::OutputTree tree(stage);
     CHECK_FALSE(tree.reuse("a.html", "key-other"));
     CHECK_FALSE(tree.reuse("b.html", ""));
-    CHECK_FALSE(tree.reuse("new.html", "key-a"));
-    CHECK(tree.reuse("a.html", "key-a"));
+    CHECK_FALSE(tree.reuse("new.html", key_a));
+    CHECK(tree.reuse("a.html", key_a));
+    CHECK_FALSE(tree.reuse_with_copy("c.md", "site/c.md", "key-d"));
     CHECK(tree.contains("a.html"));
     CHECK(tree.drops_files());  // b.html, c.md and its copy are not in yet
     CHECK(tree.reuse_with_copy("c.md", "site/c.md", "key-c"));
@@ -221,18 +260,24 @@ TEST_CASE("a file made from the same key is put again unread, and only then") {
   CHECK(files(out) == std::map<std::string, std::string>{
                           {"a.html", "A"}, {"b.html", "B"}, {"c.md", "C"}, {"site/c.md", "C"}});
   CHECK(modified(out / "a.html") == a);
+  const std::string manifest = read(out / ".kbc-output");
+  const std::size_t c_line = manifest.find("\tc.md\t");
+  REQUIRE(c_line != std::string::npos);
+  const std::string c_key = manifest.substr(c_line + 6, manifest.find('\n', c_line) - c_line - 6);
+  CHECK(c_key.size() == 32);
+  CHECK(c_key.find_first_not_of("0123456789abcdef") == std::string::npos);
   // The key is kept for the next build; a file added anew takes the new one.
-  CHECK(read(out / ".kbc-output").find("\ta.html\tkey-a\n") != std::string::npos);
+  CHECK(read(out / ".kbc-output").find("\ta.html\t" + key_a + "\n") != std::string::npos);
   {
     kbc::OutputStage stage(out.string(), false);
     kbc::OutputTree tree(stage);
-    tree.add("a.html", "A2", "key-a2");
+    tree.add("a.html", "A2", key_a2);
     CHECK(stage.commit().written == 1);
   }
-  CHECK(read(out / ".kbc-output").find("\ta.html\tkey-a2\n") != std::string::npos);
+  CHECK(read(out / ".kbc-output").find("\ta.html\t" + key_a2 + "\n") != std::string::npos);
   // With verify (kbc build --no-cache) nothing is reused.
   kbc::OutputStage verify(out.string(), true);
-  CHECK_FALSE(verify.reuse("a.html", "key-a2"));
+  CHECK_FALSE(verify.reuse("a.html", key_a2));
 }
 
 TEST_CASE("a manifest of the first version is read, so an update of kbc rewrites nothing") {
