@@ -156,7 +156,7 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
         // A page reads its record only: the same record, the same page.
         std::string key = site_digest.empty() ? "" : page_key(site_digest, languages[l], file);
         if (!tree.reuse_with_copy(md, "site/" + md, key))
-          tree.add_with_copy(md, "site/" + md, renderers[l].render(file.record), std::move(key));
+          tree.add_with_copy(md, "site/" + md, renderers[l].render(file.record), key);
       }
       if (progress) progress->advance();
     }

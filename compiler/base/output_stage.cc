@@ -484,7 +484,7 @@ void OutputStage::put(const std::string& path, std::string_view content, std::st
   file.changed = verify_ ? !holds(out_dir_ / path, content) : !unchanged(path, file);
   if (file.changed) write_file(staged_path(path), content);
   const std::lock_guard lock(mutex_);
-  new_[path] = std::move(file);
+  new_[path] = file;
 }
 
 bool OutputStage::reuse(const std::string& path, std::string_view key) {
@@ -494,7 +494,7 @@ bool OutputStage::reuse(const std::string& path, std::string_view key) {
   File file = old->second;
   file.changed = false;
   const std::lock_guard lock(mutex_);
-  new_[path] = std::move(file);
+  new_[path] = file;
   return true;
 }
 
@@ -523,7 +523,7 @@ void OutputStage::put_copy(const std::string& path, const std::string& source,
       write_file(target, content);
   }
   const std::lock_guard lock(mutex_);
-  new_[path] = std::move(file);
+  new_[path] = file;
 }
 
 bool OutputStage::unchanged(const std::string& path, const File& file) const {

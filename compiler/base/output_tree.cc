@@ -46,11 +46,11 @@ void OutputTree::add(std::string_view path, std::string content) {
   add(path, std::move(content), {});
 }
 
-void OutputTree::add(std::string_view path, std::string content, std::string key) {
+void OutputTree::add(std::string_view path, std::string content, std::string_view key) {
   std::string checked = checked_path(path);
   if (observer_) observer_(checked, content);
   if (stage_)
-    stage_->put(checked, content, std::move(key));
+    stage_->put(checked, content, key);
   else
     keep(std::move(checked), std::move(content));
 }
@@ -66,7 +66,7 @@ bool OutputTree::reuse_with_copy(std::string_view path, std::string_view copy,
 }
 
 void OutputTree::add_with_copy(std::string_view path, std::string_view copy, std::string content,
-                               std::string key) {
+                               std::string_view key) {
   std::string checked = checked_path(path), checked_copy = checked_path(copy);
   if (observer_) {
     observer_(checked, content);
@@ -74,7 +74,7 @@ void OutputTree::add_with_copy(std::string_view path, std::string_view copy, std
   }
   if (stage_) {
     stage_->put(checked, content, key);
-    stage_->put_copy(checked_copy, checked, content, std::move(key));
+    stage_->put_copy(checked_copy, checked, content, key);
   } else {
     keep(std::move(checked_copy), content);
     keep(std::move(checked), std::move(content));

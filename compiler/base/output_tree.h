@@ -29,7 +29,7 @@ class OutputTree {
   // out with "..", or holds a control character.
   void add(std::string_view path, std::string content);
   // The same, for a streamed tree recording `key`, a digest of what the file was made from.
-  void add(std::string_view path, std::string content, std::string key);
+  void add(std::string_view path, std::string content, std::string_view key);
   // Puts the output's file at `path` again, unread, when the last build made it from `key`: a
   // streamed tree only (else false), the observer not called. See OutputStage::reuse.
   bool reuse(std::string_view path, const std::string& key);
@@ -39,7 +39,7 @@ class OutputTree {
   // Adds a file at `path` and a copy of it at `copy`, written as a hard link where the file
   // system allows: the same bytes for a fraction of the cost.
   void add_with_copy(std::string_view path, std::string_view copy, std::string content,
-                     std::string key = {});
+                     std::string_view key = {});
   // reuse for a file and its copy, both or neither.
   bool reuse_with_copy(std::string_view path, std::string_view copy, const std::string& key);
   // Called with every file added, in the thread that adds it, before a streamed tree lets go of

@@ -169,7 +169,7 @@ std::vector<std::size_t> add_entry_pages(const SiteModel& model, const TemplateS
         tree.add(path,
                  renderer->page(languages[l].code, "entry",
                                 model.entry_page(i, languages[l], strings[l])),
-                 std::move(key));
+                 key);
       }
       if (progress) progress->advance();
     }
