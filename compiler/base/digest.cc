@@ -34,14 +34,19 @@ Digest& Digest::add(std::string_view text) {
 }
 
 std::string Digest::hex() {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> value;
+  std::array<std::uint8_t, EVP_MAX_MD_SIZE> value;
   unsigned int size = 0;
   EVP_DigestFinal_ex(state_->context, value.data(), &size);
+  return hex_of(std::span(value.data(), size));
+}
+
+std::string hex_of(std::span<const std::uint8_t> bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
-  for (unsigned int i = 0; i < size; ++i) {
-    out += kDigits[value[i] >> 4];
-    out += kDigits[value[i] & 15];
+  out.reserve(2 * bytes.size());
+  for (const std::uint8_t byte : bytes) {
+    out += kDigits[byte >> 4];
+    out += kDigits[byte & 15];
   }
   return out;
 }

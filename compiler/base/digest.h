@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,9 @@ class Digest {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// `bytes` as lowercase hex digits, two a byte.
+std::string hex_of(std::span<const std::uint8_t> bytes);
 
 // The SHA-256 of `text` (framed as Digest frames it), as 64 hex digits.
 std::string digest_of(std::string_view text);

@@ -344,16 +344,6 @@ std::array<std::uint8_t, 16> hash_of_hex(std::string_view hex) {
   return out;
 }
 
-std::string hex_of(const std::array<std::uint8_t, 16>& hash) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(32, '0');
-  for (std::size_t i = 0; i < hash.size(); ++i) {
-    out[2 * i] = kDigits[hash[i] >> 4];
-    out[2 * i + 1] = kDigits[hash[i] & 15];
-  }
-  return out;
-}
-
 // What a file was made from, as kept: a key of 32 hex digits (a digest: every key kbc makes) as
 // its bytes, any other as its own digest's. The manifest writes the bytes as hex, which reads
 // back as the same bytes.
@@ -478,9 +468,13 @@ fs::path OutputStage::staged_path(const std::string& path) {
   return staging_ / path;
 }
 
+OutputStage::File OutputStage::made(const Hash& digest, std::uint64_t size, std::string_view key) {
+  return {digest, size, false, !key.empty(), key.empty() ? Hash{} : key_hash(key)};
+}
+
 void OutputStage::put(const std::string& path, std::string_view content, std::string_view key) {
-  File file{hash_of_hex(std::string_view(digest_of(content)).substr(0, 32)), content.size(), false,
-            !key.empty(), key.empty() ? Hash{} : key_hash(key)};
+  File file =
+      made(hash_of_hex(std::string_view(digest_of(content)).substr(0, 32)), content.size(), key);
   file.changed = verify_ ? !holds(out_dir_ / path, content) : !unchanged(path, file);
   if (file.changed) write_file(staged_path(path), content);
   const std::lock_guard lock(mutex_);
@@ -511,8 +505,7 @@ void OutputStage::put_copy(const std::string& path, const std::string& source,
   {
     const std::lock_guard lock(mutex_);
     const File& original = new_.at(source);
-    file = {original.digest, original.size, false, !key.empty(),
-            key.empty() ? Hash{} : key_hash(key)};
+    file = made(original.digest, original.size, key);
     source_staged = original.changed;
   }
   file.changed = verify_ ? !holds(out_dir_ / path, content) : !unchanged(path, file);

@@ -97,6 +97,8 @@ class OutputStage {
     bool keyed = false;  // what it was made from is known:
     Hash key{};          // its 32 hex digits (any other key: its digest's)
   };
+  // A file of `size` bytes with `digest`, made from `key` (not known when empty).
+  static File made(const Hash& digest, std::uint64_t size, std::string_view key);
   void read_manifest();
   bool unchanged(const std::string& path, const File& file) const;
   // The manifest's text, handed to `out` in pieces, and whole.
