@@ -10,9 +10,9 @@
 
 namespace kbc {
 
-std::string Entry::id() const {
+const std::string& Entry::id() const {
   const auto it = data.find("id");
-  return it != data.end() && it->is_string() ? it->get<std::string>() : id_from_path;
+  return it != data.end() && it->is_string() ? it->get_ref<const std::string&>() : id_from_path;
 }
 
 // Rules look up nodes by pointer hundreds of thousands of times on a large knowledge base: the

@@ -29,7 +29,7 @@ struct Entry {
   std::string digest = {};
 
   // The declared id when it is text, else the id the path implies.
-  std::string id() const;
+  const std::string& id() const;
   // Frees the data and source positions, for a build done with them (its record is made); the
   // entry keeps its path, and id() becomes the id the path implies.
   void drop_data() {

@@ -38,7 +38,7 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
   const std::string text = fs.read(file);
   digest = digest_of(text);
   if (cache) {
-    if (auto stored = cache->find(path, text)) {
+    if (auto stored = cache->find(path, digest)) {
       out.insert(out.end(), stored->diagnostics.begin(), stored->diagnostics.end());
       if (stored->entry) {
         stored->entry->suppressions = scan_suppression_comments(text);
@@ -54,7 +54,7 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
     result.entry->shape_ok =
         schema.validate(path, result.entry->data, result.entry->sources, result.diagnostics);
   }
-  if (cache) cache->store(path, text, result);
+  if (cache) cache->store(path, digest, result);
   out.insert(out.end(), result.diagnostics.begin(), result.diagnostics.end());
   if (result.entry) {
     result.entry->suppressions = scan_suppression_comments(text);

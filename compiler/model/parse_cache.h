@@ -35,10 +35,10 @@ class ParseCache {
   // languages change): results stored under another salt are never used.
   explicit ParseCache(const std::string& root, std::string_view salt = "");
 
-  // The stored result for this path and content, if any.
-  std::optional<Result> find(const std::string& path, std::string_view content) const;
+  // The stored result for this path and content (`digest`: digest_of the content), if any.
+  std::optional<Result> find(const std::string& path, std::string_view digest) const;
   // Stores a result; safe to call from several threads. Failing to write is not an error.
-  void store(const std::string& path, std::string_view content, const Result& result);
+  void store(const std::string& path, std::string_view digest, const Result& result);
   // Removes stored results that this run did neither find nor store (old versions of files).
   void prune();
 
@@ -57,7 +57,7 @@ class ParseCache {
   void store_site_figures(const nlohmann::json& figures);
 
  private:
-  std::string key(const std::string& path, std::string_view content) const;
+  std::string key(const std::string& path, std::string_view digest) const;
   std::optional<std::string> find_named_bytes(const char* name) const;
   std::optional<nlohmann::json> find_named(const char* name) const;
   void store_named(const char* name, const nlohmann::json& stored);
