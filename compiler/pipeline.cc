@@ -21,23 +21,51 @@ namespace kbc {
 
 namespace {
 
-// Discovers, loads and validates the entries against `schema_text`, the entry schema of the
-// knowledge base's languages, through `cache` when there is one.
-KnowledgeBase load_in_languages(const FileSystem& fs, const std::string& root,
-                                const KbConfig& config, const std::string& schema_text,
-                                ParseCache* cache, Diagnostics& diagnostics,
-                                Progress* progress = nullptr) {
-  KnowledgeBase kb = load_knowledge_base(
-      fs, root, SchemaValidator(nlohmann::json::parse(schema_text)), diagnostics, cache, progress);
+// Gives `kb` what it depends on besides its entries: the languages and benign files of kbc.yaml
+// and kbc verify's evidence (their digests are added to kb.digest, as lint's findings depend on
+// them).
+void add_settings_and_evidence(const FileSystem& fs, const std::string& root,
+                               const KbConfig& config, KnowledgeBase& kb,
+                               Diagnostics& diagnostics) {
   kb.languages = config.languages;
   kb.benign = config.benign;
   load_evidence(fs, root, kb, diagnostics);
-  if (!kb.benign.empty()) {  // the lint's findings depend on them
+  if (!kb.benign.empty()) {
     Digest listing;
     for (const BenignFile& file : kb.benign) listing.add(file.path).add(file.text);
     kb.digest += "-benign-" + listing.hex();
   }
+}
+
+// Discovers, loads and validates the entries against `schema_text`, the entry schema of the
+// knowledge base's languages, through `cache` when there is one.
+KnowledgeBase load_in_languages(const FileSystem& fs, const std::string& root,
+                                const KbConfig& config, const std::string& schema_text,
+                                ParseCache* cache, Diagnostics& diagnostics) {
+  KnowledgeBase kb = load_knowledge_base(
+      fs, root, SchemaValidator(nlohmann::json::parse(schema_text)), diagnostics, cache);
+  add_settings_and_evidence(fs, root, config, kb, diagnostics);
   return kb;
+}
+
+// The knowledge base of `listing` unread, with the findings of its last lint, when the cache
+// holds both for these files (unread_knowledge_base).
+std::optional<Diagnostics> unread_and_linted(const FileSystem& fs, const std::string& root,
+                                             const KbConfig& config, const EntryListing& listing,
+                                             const ParseCache& cache, KnowledgeBase& kb,
+                                             Diagnostics& diagnostics) {
+  const std::optional<nlohmann::json> summary = cache.find_last_load();
+  Diagnostics loading;
+  std::optional<KnowledgeBase> unread =
+      summary ? unread_knowledge_base(listing, *summary, loading) : std::nullopt;
+  if (!unread) return std::nullopt;
+  add_settings_and_evidence(fs, root, config, *unread, loading);
+  std::optional<Diagnostics> findings = last_lint_findings(*unread, cache);
+  if (!findings) return std::nullopt;
+  kb = std::move(*unread);
+  diagnostics.insert(diagnostics.end(), std::make_move_iterator(loading.begin()),
+                     std::make_move_iterator(loading.end()));
+  return findings;
 }
 
 // The parse cache of `root` for entries of this schema, when `wanted`.
@@ -64,18 +92,31 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   checked.config = std::move(config.site);
   const std::string schema_text = entry_schema_text(config.languages);
   std::optional<ParseCache> cache = parse_cache(options.cache, root, schema_text);
-  {
-    const Phase phase("load");
-    checked.kb = load_in_languages(fs, root, config, schema_text, cache ? &*cache : nullptr,
-                                   checked.diagnostics, options.progress);
+  const bool whole = cache && options.only.empty();  // a whole lint, through the cache
+  std::optional<Phase> phase("load");
+  EntryListing listing = list_entry_files(fs, root);
+  std::optional<Diagnostics> findings;
+  if (whole && options.unread)
+    findings =
+        unread_and_linted(fs, root, config, listing, *cache, checked.kb, checked.diagnostics);
+  if (!findings) {
+    Diagnostics loading;
+    checked.kb =
+        load_listed_entries(fs, root, listing, SchemaValidator(nlohmann::json::parse(schema_text)),
+                            loading, cache ? &*cache : nullptr, options.progress);
+    std::optional<nlohmann::json> summary;
+    if (whole) summary = load_summary(listing, checked.kb, loading);
+    add_settings_and_evidence(fs, root, config, checked.kb, loading);
+    checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(loading.begin()),
+                               std::make_move_iterator(loading.end()));
+    if (options.progress) options.progress->clear();
+    return_free_memory();  // what parsing and validating dropped
+    phase.emplace("lint");
+    findings = whole ? run_lint_cached(checked.kb, *cache) : run_lint(checked.kb, options.only);
+    if (summary) cache->store_last_load(*summary);  // after the lint it goes with is stored
   }
-  if (options.progress) options.progress->clear();
-  return_free_memory();  // what parsing and validating dropped
-  const Phase phase("lint");
-  Diagnostics findings = cache && options.only.empty() ? run_lint_cached(checked.kb, *cache)
-                                                       : run_lint(checked.kb, options.only);
-  checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings.begin()),
-                             std::make_move_iterator(findings.end()));
+  checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings->begin()),
+                             std::make_move_iterator(findings->end()));
   // kbc.yaml's rule settings and the kbc-disable comments apply on every run, after the cache.
   apply_rule_settings(checked.diagnostics, checked.kb, config.lint, options.only);
   sort_diagnostics(checked.diagnostics);

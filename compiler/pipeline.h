@@ -31,6 +31,10 @@ struct CheckOptions {
   bool cache = false;            // use <root>/.kbc-cache (real file systems only)
   std::set<std::string> only;    // when not empty: run the rules on these paths only
   Progress* progress = nullptr;  // shows the loading of the entries
+  // Whether the entries may be left unread (KnowledgeBase::read false) when the cache holds what
+  // the last whole lint of the same files loaded and found: for a caller that needs only the
+  // findings, the digest and which entries the schema accepted.
+  bool unread = false;
 };
 
 // Loads, validates and lints the knowledge base at `root`. With `only`, every entry is still

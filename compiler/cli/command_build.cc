@@ -44,8 +44,9 @@ int run_build(const Arguments& arguments) {
   const std::string out_dir = arguments.value_or("--out", join_path(root, "dist"));
   const RealFileSystem fs;
   Progress progress(Progress::wanted());
+  const bool use_cache = !arguments.has("--no-cache");
   CheckedKnowledgeBase& checked = kept_until_exit<CheckedKnowledgeBase>(
-      check_knowledge_base(fs, root, {!arguments.has("--no-cache"), {}, &progress}));
+      check_knowledge_base(fs, root, {use_cache, {}, &progress, /*unread=*/true}));
   const bool color = use_color_on(*parse_color_mode(arguments.value("--color")), STDERR_FILENO);
   print_diagnostics(checked.diagnostics, color, is_terminal(STDERR_FILENO) ? &fs : nullptr, root);
   const std::set<std::string> failed = paths_with_errors(checked.diagnostics);
@@ -71,8 +72,10 @@ int run_build(const Arguments& arguments) {
     return failed.empty() ? 0 : 1;
   }
   stage.set_inputs(std::move(inputs));
+  // The lint's findings were known without reading the entries; the pages need them.
+  if (!checked.kb.read) checked = check_knowledge_base(fs, root, {use_cache, {}, &progress});
   std::optional<ParseCache> cache;
-  if (!arguments.has("--no-cache")) cache.emplace(root, entry_schema_text(checked.kb.languages));
+  if (use_cache) cache.emplace(root, entry_schema_text(checked.kb.languages));
   const BuiltOutput& built = kept_until_exit<BuiltOutput>(
       emit_outputs(checked.kb, failed, TemplateSet(fs, root), config,
                    {&progress, &stage, site, cache ? &*cache : nullptr,

@@ -76,8 +76,8 @@ int run_lint(const Arguments& arguments) {
   const std::set<std::string> only = selected_paths(arguments.positional, root);
   const RealFileSystem fs;
   Progress progress(Progress::wanted());
-  CheckedKnowledgeBase& checked = kept_until_exit<CheckedKnowledgeBase>(
-      check_knowledge_base(fs, root, {!arguments.has("--no-cache"), only, &progress}));
+  CheckedKnowledgeBase& checked = kept_until_exit<CheckedKnowledgeBase>(check_knowledge_base(
+      fs, root, {!arguments.has("--no-cache"), only, &progress, /*unread=*/true}));
   Diagnostics shown;
   for (Diagnostic& d : checked.diagnostics) {
     if (only.empty() || only.count(d.path)) shown.push_back(std::move(d));

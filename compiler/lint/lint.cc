@@ -562,6 +562,14 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
   return next.findings;
 }
 
+std::optional<Diagnostics> last_lint_findings(const KnowledgeBase& kb, const ParseCache& cache) {
+  const Phase phase("read the last lint");
+  const auto stored = cache.find_last_lint();
+  std::optional<LastLint> last = stored ? LastLint::from_cbor(*stored) : std::nullopt;
+  if (!last || last->digest != kb.digest) return std::nullopt;
+  return std::move(last->findings);
+}
+
 Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache) {
   std::optional<Phase> step("read the last lint");
   const auto stored = cache.find_last_lint();

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -179,5 +180,7 @@ class ParseCache;
 // A whole lint through `cache`: what the last whole lint found when the files are those it saw,
 // byte for byte; otherwise the incremental run_lint above, whose facts are stored for the next.
 Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache);
+// What the last whole lint through `cache` found, when it checked these files (kb.digest).
+std::optional<Diagnostics> last_lint_findings(const KnowledgeBase& kb, const ParseCache& cache);
 
 }  // namespace kbc

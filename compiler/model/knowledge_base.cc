@@ -18,34 +18,54 @@ const Entry* KnowledgeBase::find(std::string_view id) const {
 
 namespace {
 
-// Loads the entry file at `path`; `digest` becomes a digest of its content.
-std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
-                                const std::string& path, const SchemaValidator& schema,
-                                Diagnostics& out, ParseCache* cache, std::string& digest) {
+constexpr std::string_view kTooLarge = "too large ";
+
+// The digest and kbc-disable comments of the entry file at `path` (relative to the root); a file
+// over kMaxFileBytes is not read, and its digest names its size.
+void list_file(const FileSystem& fs, const std::string& root, const std::string& path,
+               std::string& digest, std::vector<SuppressionComment>& suppressions) {
   const std::string file = join_path(root, path);
   const auto bytes = fs.size(file);
   if (bytes && *bytes > kMaxFileBytes) {  // refuse before reading it into memory
-    digest = "too large " + std::to_string(*bytes);
+    digest = std::string(kTooLarge) + std::to_string(*bytes);
+    return;
+  }
+  const std::string text = fs.read(file);
+  digest = digest_of(text);
+  suppressions = scan_suppression_comments(text);
+}
+
+// Loads the entry file at `path` that list_file found with `digest`: from `cache` when it holds
+// the result for that digest, else read again and parsed (`digest` and `suppressions` become
+// the text's, should the file have changed since it was listed).
+std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
+                                const std::string& path, const SchemaValidator& schema,
+                                Diagnostics& out, ParseCache* cache, std::string& digest,
+                                std::vector<SuppressionComment>& suppressions) {
+  if (digest.starts_with(kTooLarge)) {
     out.push_back({path,
                    {},
                    Severity::kError,
-                   "file is " + std::to_string(*bytes) + " bytes; entries are limited to " +
-                       std::to_string(kMaxFileBytes) + " bytes",
+                   "file is " + digest.substr(kTooLarge.size()) +
+                       " bytes; entries are limited to " + std::to_string(kMaxFileBytes) + " bytes",
                    "yaml-structure",
                    ""});
     return std::nullopt;
   }
-  const std::string text = fs.read(file);
-  digest = digest_of(text);
   if (cache) {
     if (auto stored = cache->find(path, digest)) {
       out.insert(out.end(), stored->diagnostics.begin(), stored->diagnostics.end());
       if (stored->entry) {
-        stored->entry->suppressions = scan_suppression_comments(text);
+        stored->entry->suppressions = suppressions;
         stored->entry->digest = digest;
       }
       return std::move(stored->entry);
     }
+  }
+  const std::string text = fs.read(join_path(root, path));
+  if (std::string now = digest_of(text); now != digest) {
+    digest = std::move(now);
+    suppressions = scan_suppression_comments(text);
   }
   ParseCache::Result result;
   if (auto document = load_yaml(path, text, result.diagnostics)) {
@@ -57,7 +77,7 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
   if (cache) cache->store(path, digest, result);
   out.insert(out.end(), result.diagnostics.begin(), result.diagnostics.end());
   if (result.entry) {
-    result.entry->suppressions = scan_suppression_comments(text);
+    result.entry->suppressions = suppressions;
     result.entry->digest = digest;
   }
   return std::move(result.entry);
@@ -90,54 +110,128 @@ Diagnostics refused_files(const FileSystem::Listing& listing) {
   return refused;
 }
 
-}  // namespace
-
-KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
-                                  const SchemaValidator& schema, Diagnostics& out,
-                                  ParseCache* cache, Progress* progress) {
-  const std::string entries_dir = join_path(root, "entries");
-  if (!fs.is_directory(entries_dir)) {
-    throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
-  }
-  const FileSystem::Listing found_files = fs.walk(entries_dir);  // one walk of the tree
-  std::vector<std::string> files;
-  for (const std::string& file : found_files.files) {
-    if (file.ends_with(".yaml")) files.push_back(file);
-  }
-  Diagnostics refused = refused_files(found_files);
-  std::vector<std::optional<Entry>> loaded(files.size());
-  std::vector<Diagnostics> found(files.size());
-  std::vector<std::string> digests(files.size());
+// Runs `work(i)` for every index below `count` on every core; the first exception is rethrown.
+void on_every_core(std::size_t count, const std::function<void(std::size_t)>& work) {
   std::exception_ptr failure;
   std::mutex failure_mutex;
-  if (progress) progress->start("loading", files.size());
-  parallel_slices(files.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
+  parallel_slices(count, [&](std::size_t begin, std::size_t end, std::size_t) {
     try {
-      for (std::size_t i = begin; i < end; ++i) {
-        loaded[i] =
-            load_entry(fs, root, "entries/" + files[i], schema, found[i], cache, digests[i]);
-        if (progress) progress->advance();
-      }
+      for (std::size_t i = begin; i < end; ++i) work(i);
     } catch (...) {
       const std::lock_guard lock(failure_mutex);
       failure = std::current_exception();
     }
   });
   if (failure) std::rethrow_exception(failure);
+}
+
+std::string listing_digest(const EntryListing& listing) {
+  Digest digest;
+  for (std::size_t i = 0; i < listing.files.size(); ++i)
+    digest.add(listing.files[i]).add(listing.digests[i]);
+  return digest.hex();
+}
+
+}  // namespace
+
+EntryListing list_entry_files(const FileSystem& fs, const std::string& root) {
+  const std::string entries_dir = join_path(root, "entries");
+  if (!fs.is_directory(entries_dir)) {
+    throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
+  }
+  const FileSystem::Listing found_files = fs.walk(entries_dir);  // one walk of the tree
+  EntryListing listing;
+  for (const std::string& file : found_files.files) {
+    if (file.ends_with(".yaml")) listing.files.push_back(file);
+  }
+  listing.refused = refused_files(found_files);
+  listing.digests.resize(listing.files.size());
+  listing.suppressions.resize(listing.files.size());
+  on_every_core(listing.files.size(), [&](std::size_t i) {
+    list_file(fs, root, "entries/" + listing.files[i], listing.digests[i], listing.suppressions[i]);
+  });
+  listing.digest = listing_digest(listing);
+  return listing;
+}
+
+KnowledgeBase load_listed_entries(const FileSystem& fs, const std::string& root,
+                                  EntryListing& listing, const SchemaValidator& schema,
+                                  Diagnostics& out, ParseCache* cache, Progress* progress) {
+  const std::vector<std::string>& files = listing.files;
+  std::vector<std::optional<Entry>> loaded(files.size());
+  std::vector<Diagnostics> found(files.size());
+  if (progress) progress->start("loading", files.size());
+  on_every_core(files.size(), [&](std::size_t i) {
+    loaded[i] = load_entry(fs, root, "entries/" + files[i], schema, found[i], cache,
+                           listing.digests[i], listing.suppressions[i]);
+    if (progress) progress->advance();
+  });
   if (cache) cache->prune();
+  listing.digest = listing_digest(listing);  // a file changed since it was listed changes it
   KnowledgeBase kb;
-  Digest listing;
-  for (std::size_t i = 0; i < files.size(); ++i) listing.add(files[i]).add(digests[i]);
-  kb.digest = listing.hex();
+  kb.digest = listing.digest;
   for (std::size_t i = 0; i < files.size(); ++i) {
     kb.file_ids.insert(id_from_entry_path("entries/" + files[i]));
     if (loaded[i]) kb.entries.push_back(std::move(*loaded[i]));
     out.insert(out.end(), std::make_move_iterator(found[i].begin()),
                std::make_move_iterator(found[i].end()));
   }
-  out.insert(out.end(), refused.begin(), refused.end());
-  for (std::size_t i = 0; i < kb.entries.size(); ++i) kb.by_id[kb.entries[i].id()].push_back(i);
+  out.insert(out.end(), listing.refused.begin(), listing.refused.end());
+  for (std::size_t i = 0; i < kb.entries.size(); ++i) {
+    kb.by_id[kb.entries[i].id()].push_back(i);
+    std::string recipe = recipe_file_path(kb.entries[i]);
+    if (!recipe.empty()) kb.recipe_paths.push_back(std::move(recipe));
+  }
   return kb;
+}
+
+KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
+                                  const SchemaValidator& schema, Diagnostics& out,
+                                  ParseCache* cache, Progress* progress) {
+  EntryListing listing = list_entry_files(fs, root);
+  return load_listed_entries(fs, root, listing, schema, out, cache, progress);
+}
+
+nlohmann::json load_summary(const EntryListing& listing, const KnowledgeBase& kb,
+                            const Diagnostics& loading) {
+  nlohmann::json entries = nlohmann::json::array();
+  std::size_t file = 0;
+  for (const Entry& entry : kb.entries) {  // both in the listing's order
+    while (file < listing.files.size() && "entries/" + listing.files[file] != entry.path) ++file;
+    entries.push_back({file, entry.shape_ok});
+  }
+  return {{"listing", listing.digest},
+          {"entries", std::move(entries)},
+          {"recipes", kb.recipe_paths},
+          {"diagnostics", diagnostics_to_json(loading)}};
+}
+
+std::optional<KnowledgeBase> unread_knowledge_base(const EntryListing& listing,
+                                                   const nlohmann::json& summary,
+                                                   Diagnostics& out) {
+  try {
+    if (summary.at("listing") != listing.digest) return std::nullopt;
+    KnowledgeBase kb;
+    kb.digest = listing.digest;
+    kb.read = false;
+    for (const std::string& file : listing.files)
+      kb.file_ids.insert(id_from_entry_path("entries/" + file));
+    for (const nlohmann::json& stored : summary.at("entries")) {
+      const std::size_t file = stored.at(0).get<std::size_t>();
+      const std::string path = "entries/" + listing.files.at(file);
+      Entry& entry = kb.entries.emplace_back(Entry{path, id_from_entry_path(path), {}, {}});
+      entry.shape_ok = stored.at(1).get<bool>();
+      entry.suppressions = listing.suppressions[file];
+      entry.digest = listing.digests[file];
+    }
+    kb.recipe_paths = summary.at("recipes").get<std::vector<std::string>>();
+    Diagnostics loading = diagnostics_from_json(summary.at("diagnostics"));
+    out.insert(out.end(), std::make_move_iterator(loading.begin()),
+               std::make_move_iterator(loading.end()));
+    return kb;
+  } catch (const std::exception&) {  // not what load_summary wrote
+    return std::nullopt;
+  }
 }
 
 const Evidence* KnowledgeBase::current_evidence(const Entry& entry) const {
@@ -151,9 +245,8 @@ void load_evidence(const FileSystem& fs, const std::string& root, KnowledgeBase&
                    Diagnostics& out) {
   Digest digest;
   bool any = false;
-  for (const Entry& entry : kb.entries) {
-    const std::string path = recipe_file_path(entry);
-    if (path.empty() || !fs.size(join_path(root, path))) continue;
+  for (const std::string& path : kb.recipe_paths) {
+    if (!fs.size(join_path(root, path))) continue;
     std::string text = fs.read(join_path(root, path));
     digest.add(path).add(text);
     kb.recipe_files.emplace(path, std::move(text));

@@ -38,6 +38,11 @@ struct KnowledgeBase {
   // (reproduce.file), by path relative to the root.
   EvidenceLock evidence;
   std::map<std::string, std::string> recipe_files;
+  // The files the entries name in reproduce.file, relative to the root, in entry order.
+  std::vector<std::string> recipe_paths;
+  // False when the entries were not read (unread_knowledge_base): each holds its path, digest,
+  // kbc-disable comments and shape_ok, but no data, and by_id is empty.
+  bool read = true;
 
   // The entry declaring `id` (the first, when several do), or nullptr.
   const Entry* find(std::string_view id) const;
@@ -52,10 +57,40 @@ struct KnowledgeBase {
 void load_evidence(const FileSystem& fs, const std::string& root, KnowledgeBase& kb,
                    Diagnostics& out);
 
-// Discovers and loads <root>/entries/**.yaml. Throws ToolError when there is no entries folder.
-// With a cache, files whose result it holds are not parsed again, and new results are stored.
+// The entry files under <root>/entries, each read once for its digest and kbc-disable comments
+// (on every core; the texts are not kept). Throws ToolError when there is no entries folder.
+struct EntryListing {
+  std::vector<std::string> files;    // the .yaml files, relative to entries/, in the walk's order
+  std::vector<std::string> digests;  // of each file's content
+  std::vector<std::vector<SuppressionComment>> suppressions;  // each file's
+  Diagnostics refused;  // the links and .yml files under entries/, which kbc does not read
+  std::string digest;   // of every file's path and digest
+};
+EntryListing list_entry_files(const FileSystem& fs, const std::string& root);
+
+// Loads the listed files. With a cache, files whose result it holds (by digest) are not read or
+// parsed again, and new results are stored. A file that changed since it was listed is loaded as
+// it is now, and the listing updated.
+KnowledgeBase load_listed_entries(const FileSystem& fs, const std::string& root,
+                                  EntryListing& listing, const SchemaValidator& schema,
+                                  Diagnostics& out, ParseCache* cache = nullptr,
+                                  Progress* progress = nullptr);
+
+// Discovers and loads <root>/entries/**.yaml: list_entry_files, then load_listed_entries.
 KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
                                   const SchemaValidator& schema, Diagnostics& out,
                                   ParseCache* cache = nullptr, Progress* progress = nullptr);
+
+// What a load of `listing` leaves for the next run (ParseCache::store_last_load): the listing's
+// digest, which files held entries and whether the schema accepted each, the recipe paths and
+// `loading`, the diagnostics the load made.
+nlohmann::json load_summary(const EntryListing& listing, const KnowledgeBase& kb,
+                            const Diagnostics& loading);
+// The knowledge base of `listing`, with its entries unread (KnowledgeBase::read false), from the
+// summary that a load of the same files left; its diagnostics go to `out`. nullopt when the
+// summary is of other files (or damaged). The same files under the same parse cache (the same
+// kbc, the same schema) load the same: what the lint of an unchanged knowledge base needs.
+std::optional<KnowledgeBase> unread_knowledge_base(const EntryListing& listing,
+                                                   const nlohmann::json& summary, Diagnostics& out);
 
 }  // namespace kbc

@@ -23,6 +23,7 @@ constexpr int kFormat = 8;  // bump when what is stored changes
 constexpr char kLastLintName[] = "last-lint";
 constexpr char kLastLintFactsName[] = "last-lint-facts";
 constexpr char kSiteFiguresName[] = "site-figures";
+constexpr char kLastLoadName[] = "last-load";
 
 // This build of kbc and the salt.
 std::string fingerprint(std::string_view salt) {
@@ -92,6 +93,7 @@ ParseCache::ParseCache(const std::string& root, std::string_view salt) {
   used_.insert(kLastLintName);  // not parse results: prune() keeps them
   used_.insert(kLastLintFactsName);
   used_.insert(kSiteFiguresName);
+  used_.insert(kLastLoadName);
 }
 
 // From the content's digest, not the content: the loader has that already (hashing the text
@@ -182,6 +184,10 @@ void ParseCache::store_last_lint(const Writer& write) {
 void ParseCache::store_last_lint_facts(const Writer& write) {
   if (!folder_.empty()) replace_file((fs::path(folder_) / kLastLintFactsName).string(), write);
 }
+
+std::optional<json> ParseCache::find_last_load() const { return find_named(kLastLoadName); }
+
+void ParseCache::store_last_load(const json& summary) { store_named(kLastLoadName, summary); }
 
 std::optional<json> ParseCache::find_site_figures() const { return find_named(kSiteFiguresName); }
 

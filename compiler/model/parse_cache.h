@@ -52,6 +52,9 @@ class ParseCache {
   using Writer = std::function<bool(std::ostream&)>;
   void store_last_lint(const Writer& write);
   void store_last_lint_facts(const Writer& write);
+  // What the last whole lint's load left (load_summary in model/knowledge_base.h), likewise.
+  std::optional<nlohmann::json> find_last_load() const;
+  void store_last_load(const nlohmann::json& summary);
   // What the last build measured of the site's match figures (site/match_figures.h), likewise.
   std::optional<nlohmann::json> find_site_figures() const;
   void store_site_figures(const nlohmann::json& figures);

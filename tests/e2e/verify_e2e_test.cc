@@ -97,6 +97,21 @@ TEST_CASE("verify reproduces a recipe, records it, and build and lint use the ev
         "human_reviewed");
 }
 
+// A lint of unchanged entries reads none of them (only what the last lint loaded and found):
+// a recipe file is not an entry, and changing it must still change what lint reports.
+TEST_CASE("lint of unchanged entries still sees a changed recipe file and verify.lock") {
+  REQUIRE(have_bwrap());
+  RecipeKb kb("reproduce:\n  file: recipe.sh\n");
+  const fs::path recipe = kb.root / "entries/pytorch/recipe.sh";
+  write(recipe, "echo 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB'\n");
+  CHECK(kb.verify()["results"][0]["status"] == "reproduced");
+  CHECK(lint_same_as_uncached(kb).output == "0 errors, 0 warnings in 1 file\n");
+  write(recipe, read(recipe) + "exit 1\n");
+  CHECK(lint_same_as_uncached(kb).output.find("[evidence-stale]") != std::string::npos);
+  write(kb.root / "verify.lock", "{");
+  CHECK(lint_same_as_uncached(kb).output.find("verify.lock") != std::string::npos);
+}
+
 TEST_CASE("verify reports a recipe whose output does not match, with its last lines") {
   REQUIRE(have_bwrap());
   RecipeKb kb(shell_recipe("echo 'all fine here'\nexit 3"));
