@@ -51,6 +51,16 @@ std::string hex_of(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
+bool is_hex(std::string_view text) {
+  return text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+void bytes_of_hex(std::string_view hex, std::span<std::uint8_t> out) {
+  const auto value = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<std::uint8_t>(value(hex[2 * i]) << 4 | value(hex[2 * i + 1]));
+}
+
 std::string digest_of(std::string_view text) { return Digest().add(text).hex(); }
 
 }  // namespace kbc

@@ -32,6 +32,11 @@ class Digest {
 
 // `bytes` as lowercase hex digits, two a byte.
 std::string hex_of(std::span<const std::uint8_t> bytes);
+// Whether `text` is lowercase hex digits only.
+bool is_hex(std::string_view text);
+// The bytes that lowercase hex digits stand for, as hex_of writes them, into `out`: its size
+// times two digits of `hex` (is_hex) are read.
+void bytes_of_hex(std::string_view hex, std::span<std::uint8_t> out);
 
 // The SHA-256 of `text` (framed as Digest frames it), as 64 hex digits.
 std::string digest_of(std::string_view text);

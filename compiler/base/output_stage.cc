@@ -331,16 +331,12 @@ std::vector<std::string> find_stale(const fs::path& dir, const Wanted& wanted_fi
   return stale;
 }
 
-bool is_hex_digest(std::string_view text) {
-  return text.size() == 32 && text.find_first_not_of("0123456789abcdef") == text.npos;
-}
+bool is_hex_digest(std::string_view text) { return text.size() == 32 && is_hex(text); }
 
 // 32 lowercase hex digits (is_hex_digest) as the 16 bytes they write.
 std::array<std::uint8_t, 16> hash_of_hex(std::string_view hex) {
-  const auto value = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
   std::array<std::uint8_t, 16> out{};
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = static_cast<std::uint8_t>(value(hex[2 * i]) << 4 | value(hex[2 * i + 1]));
+  bytes_of_hex(hex, out);
   return out;
 }
 
@@ -378,8 +374,15 @@ OutputStage::OutputStage(const std::string& out_dir, bool verify)
   }
   remove_older_leftovers(out_dir_);
   if (!verify_) read_manifest();
+  if (!known_) distrust_manifest();
+}
+
+void OutputStage::distrust_manifest() {
+  old_.clear();
+  known_ = false;
   // An output without a manifest (an older kbc's) is compared byte for byte, strays removed.
-  if (!known_ && fs::exists(out_dir_, error) && !fs::is_empty(out_dir_, error)) verify_ = true;
+  std::error_code error;
+  if (fs::exists(out_dir_, error) && !fs::is_empty(out_dir_, error)) verify_ = true;
 }
 
 OutputStage::~OutputStage() {
@@ -392,31 +395,37 @@ OutputStage::~OutputStage() {
 }
 
 void OutputStage::read_manifest() {
-  const std::string text = read_file(out_dir_ / kOutputMarker);
+  std::string text = read_file(out_dir_ / kOutputMarker);
   // None, or an older kbc's empty marker.
   if (!text.starts_with(kManifestHeader) && !text.starts_with(kManifestHeaderV1)) return;
-  // Read in place, line by line (a copy of the text is 89 MB at 100,000 entries).
-  const std::string_view all(text);
-  std::size_t end = std::min(all.find('\n'), all.size());
-  const std::string_view header = all.substr(0, end);
-  const std::string inputs(header.substr(std::min(header.size(), kManifestHeader.size() + 1)));
-  for (std::size_t start = end + 1; start < all.size(); start = end + 1) {
-    end = std::min(all.find('\n', start), all.size());
-    const std::string_view line = all.substr(start, end - start);
-    const std::size_t first = line.find('\t'), second = line.find('\t', first + 1);
-    if (second == std::string_view::npos || !is_hex_digest(line.substr(0, first))) {
-      old_.clear();  // damaged: trusted no more than a missing one
-      return;
-    }
-    const std::size_t third = line.find('\t', second + 1);
-    File& file = old_[std::string(line.substr(second + 1, third - second - 1))];
-    file.digest = hash_of_hex(line.substr(0, first));
-    std::from_chars(line.data() + first + 1, line.data() + second, file.size);
-    file.keyed = third != std::string_view::npos;
-    if (file.keyed) file.key = key_hash(line.substr(third + 1));
-  }
-  built_from_ = inputs;
+  const std::string_view header(text.data(), std::min(text.find('\n'), text.size()));
+  built_from_ = header.substr(std::min(header.size(), kManifestHeader.size() + 1));
+  held_ = std::max<std::ptrdiff_t>(std::count(text.begin(), text.end(), '\n') - 1, 0);
   known_ = true;
+  manifest_ = std::move(text);  // indexed when a file is first put (index_manifest)
+}
+
+void OutputStage::index_manifest() {
+  std::call_once(indexed_, [this] {
+    const std::string text = std::move(manifest_);
+    if (!known_) return;
+    // Read in place, line by line (a copy of the text is 89 MB at 100,000 entries).
+    const std::string_view all(text);
+    for (std::size_t end = std::min(all.find('\n'), all.size()), start = end + 1;
+         start < all.size(); start = end + 1) {
+      end = std::min(all.find('\n', start), all.size());
+      const std::string_view line = all.substr(start, end - start);
+      const std::size_t first = line.find('\t'), second = line.find('\t', first + 1);
+      if (second == std::string_view::npos || !is_hex_digest(line.substr(0, first)))
+        return distrust_manifest();  // damaged: trusted no more than a missing one
+      const std::size_t third = line.find('\t', second + 1);
+      File& file = old_[std::string(line.substr(second + 1, third - second - 1))];
+      file.digest = hash_of_hex(line.substr(0, first));
+      std::from_chars(line.data() + first + 1, line.data() + second, file.size);
+      file.keyed = third != std::string_view::npos;
+      if (file.keyed) file.key = key_hash(line.substr(third + 1));
+    }
+  });
 }
 
 void OutputStage::write_manifest(const std::function<void(std::string_view)>& out) const {
@@ -437,12 +446,6 @@ void OutputStage::write_manifest(const std::function<void(std::string_view)>& ou
     }
   }
   out(text);
-}
-
-std::string OutputStage::manifest_text() const {
-  std::string text;
-  write_manifest([&](std::string_view piece) { text.append(piece); });
-  return text;
 }
 
 fs::path OutputStage::staged_path(const std::string& path) {
@@ -473,6 +476,7 @@ OutputStage::File OutputStage::made(const Hash& digest, std::uint64_t size, std:
 }
 
 void OutputStage::put(const std::string& path, std::string_view content, std::string_view key) {
+  index_manifest();
   File file =
       made(hash_of_hex(std::string_view(digest_of(content)).substr(0, 32)), content.size(), key);
   file.changed = verify_ ? !holds(out_dir_ / path, content) : !unchanged(path, file);
@@ -482,6 +486,7 @@ void OutputStage::put(const std::string& path, std::string_view content, std::st
 }
 
 bool OutputStage::reuse(const std::string& path, std::string_view key) {
+  index_manifest();
   if (verify_ || !known_ || key.empty()) return false;
   const auto old = old_.find(path);  // old_ is not written once the stage is open
   if (old == old_.end() || !old->second.keyed || old->second.key != key_hash(key)) return false;
@@ -492,7 +497,8 @@ bool OutputStage::reuse(const std::string& path, std::string_view key) {
   return true;
 }
 
-bool OutputStage::drops_files() const {
+bool OutputStage::drops_files() {
+  index_manifest();
   const std::lock_guard lock(mutex_);
   return std::any_of(old_.begin(), old_.end(),
                      [this](const auto& file) { return !new_.count(file.first); });
@@ -500,6 +506,7 @@ bool OutputStage::drops_files() const {
 
 void OutputStage::put_copy(const std::string& path, const std::string& source,
                            std::string_view content, std::string_view key) {
+  index_manifest();
   File file;
   bool source_staged = false;
   {
@@ -536,6 +543,7 @@ std::size_t OutputStage::size() const {
 }
 
 OutputStage::Summary OutputStage::commit(Progress* progress) {
+  index_manifest();
   Journal journal;
   for (const auto& [path, file] : new_) {
     if (file.changed) journal.move.push_back(path);
@@ -561,9 +569,11 @@ OutputStage::Summary OutputStage::commit(Progress* progress) {
     return summary;  // the manifest lists exactly these files: nothing to write
   // With a manifest read, one with other inputs differs from it; without, the files may still
   // be those it lists (an output checked byte for byte).
-  if (summary.written == 0 && summary.removed == 0 && !known_ &&
-      read_file(out_dir_ / kOutputMarker) == manifest_text())
-    return summary;
+  if (summary.written == 0 && summary.removed == 0 && !known_) {
+    std::string text;
+    write_manifest([&](std::string_view piece) { text.append(piece); });
+    if (read_file(out_dir_ / kOutputMarker) == text) return summary;
+  }
   staging_made_ = true;
   fs::create_directories(staging_);
   // Written a piece at a time: whole, the text of 730,000 files is 89 MB more at the peak.

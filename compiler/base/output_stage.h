@@ -62,7 +62,7 @@ class OutputStage {
   // otherwise, and always with verify.
   bool reuse(const std::string& path, std::string_view key);
   // Whether a file of the output is not (yet) in the new one: the commit would remove it.
-  bool drops_files() const;
+  bool drops_files();
   // A file with the bytes of `source`, put before: committed as a hard link to it where the file
   // system allows.
   void put_copy(const std::string& path, const std::string& source, std::string_view content,
@@ -73,7 +73,7 @@ class OutputStage {
   // What the output was built from, as the last commit recorded it (a digest of the build's
   // inputs; "" when unknown or with verify): a build from the same inputs can stop here.
   const std::string& built_from() const { return built_from_; }
-  std::size_t files_held() const { return old_.size(); }
+  std::size_t files_held() const { return held_; }
   // What this build is built from, recorded in the manifest by commit.
   void set_inputs(std::string digest) { inputs_ = std::move(digest); }
 
@@ -99,11 +99,16 @@ class OutputStage {
   };
   // A file of `size` bytes with `digest`, made from `key` (not known when empty).
   static File made(const Hash& digest, std::uint64_t size, std::string_view key);
+  // Reads the manifest's first line (built_from) and counts its files; the rest is indexed by
+  // index_manifest when the first file is put (a build from the same inputs never does: the
+  // index of 730,000 files at 100,000 entries took two seconds).
   void read_manifest();
+  void index_manifest();
+  // Forgets the manifest: the output's files are compared byte for byte.
+  void distrust_manifest();
   bool unchanged(const std::string& path, const File& file) const;
-  // The manifest's text, handed to `out` in pieces, and whole.
+  // The manifest's text, handed to `out` in pieces.
   void write_manifest(const std::function<void(std::string_view)>& out) const;
-  std::string manifest_text() const;
   // Where `path` is staged, its folders made.
   std::filesystem::path staged_path(const std::string& path);
 
@@ -113,6 +118,9 @@ class OutputStage {
   bool staging_made_ = false;
   std::once_flag staging_once_;
   int lock_ = -1;
+  std::string manifest_;  // its text, until indexed
+  std::once_flag indexed_;
+  std::size_t held_ = 0;                       // the files it lists
   std::unordered_map<std::string, File> old_;  // the manifest of the output as it is
   std::string built_from_, inputs_;
   mutable std::mutex mutex_;

@@ -133,6 +133,37 @@ TEST_CASE("a manifest of many pieces lists every file once, in order, and reads 
   CHECK(read(out / ".kbc-output") == manifest);
 }
 
+TEST_CASE("a manifest's first line is read at once, the rest when a file is put; damage counts") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  {
+    kbc::OutputStage stage(out.string(), false);
+    kbc::OutputTree output(stage);
+    for (const auto& [path, content] : kFirst) output.add(path, content);
+    stage.set_inputs("inputs-1");
+    stage.commit();
+  }
+  const std::string manifest = read(out / ".kbc-output");
+  {
+    const kbc::OutputStage stage(out.string(), false);  // a build that stops here
+    CHECK(stage.built_from() == "inputs-1");
+    CHECK(stage.files_held() == 3);
+  }
+  // A damaged line after the first: the files are compared byte for byte when first put, and
+  // what kbc did not write is removed.
+  write(out / ".kbc-output", manifest + "not a manifest line\n");
+  write(out / "stray.html", "S");
+  kbc::OutputStage stage(out.string(), false);
+  CHECK(stage.files_held() == 4);
+  kbc::OutputTree output(stage);
+  for (const auto& [path, content] : kFirst) output.add(path, content);
+  const kbc::OutputStage::Summary summary = stage.commit();
+  CHECK(summary.written == 0);
+  CHECK(summary.removed == 1);
+  CHECK(files(out) == kFirst);
+  CHECK(read(out / ".kbc-output").starts_with("kbc-output 2\n"));
+}
+
 TEST_CASE("a stage that is not committed leaves the output as it was and nothing beside it") {
   TempDir dir;
   const fs::path out = dir.root / "dist";
