@@ -1,5 +1,3 @@
-#include <re2/filtered_re2.h>
-
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -12,6 +10,7 @@
 #include "base/text.h"
 #include "base/timings.h"
 #include "lint/last_lint.h"
+#include "lint/regex_pool.h"
 #include "lint/rule.h"
 #include "match/breadth.h"
 #include "model/parse_cache.h"
@@ -107,31 +106,6 @@ Diagnostics run_rules(const LintContext& context, Check check, std::size_t first
   }
   return out;
 }
-
-std::optional<std::string_view> regex_of(const Entry& entry) {
-  const auto* regex = entry.find("/regex");
-  return regex && regex->is_string() ? std::optional(entry.text("/regex")) : std::nullopt;
-}
-
-// One entry's regex compiled on its own, with the atoms FilteredRE2 requires of a text it may
-// match: at least one of `atoms` (none when any text may match), and every one of `required`.
-struct LoneRegex {
-  re2::FilteredRE2 filter{RegexIndex::kMinAtomLength};
-  std::vector<std::string> atoms;
-  std::vector<std::string> required;
-  std::string error;
-  bool compiled = false;
-
-  explicit LoneRegex(std::optional<std::string_view> pattern) {
-    if (!pattern) return;
-    RegexPlan plan = plan_regex(*pattern, filter);
-    error = std::move(plan.error);
-    compiled = error.empty();
-    for (const int atom : plan.required) required.push_back(plan.atoms[atom]);
-    atoms = std::move(plan.atoms);
-  }
-  const RE2* regex() const { return compiled ? &filter.GetRE2(0) : nullptr; }
-};
 
 // What identifies the benign corpus: kbc's own is part of the program (which the cache's folder
 // names), a knowledge base's files are not.
@@ -307,68 +281,6 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
   }
   return out;
 }
-
-// Every entry's regex for a lint after an edit: the changed entries' compiled up front, with
-// their atoms; the others compiled when a text has one of their atoms (or they have none).
-class RegexPool {
- public:
-  RegexPool(const KnowledgeBase& kb, const std::vector<const LastLint::EntryFacts*>& facts)
-      : kb_(kb), facts_(facts), lone_(kb.entries.size()), lazy_(kb.entries.size()) {
-    for (std::size_t i = 0; i < kb.entries.size(); ++i) {
-      if (!facts[i]) lone_[i] = std::make_unique<LoneRegex>(regex_of(kb.entries[i]));
-    }
-  }
-
-  const LoneRegex* changed(std::size_t entry) const { return lone_[entry].get(); }
-  // Frees the unchanged entries' regexes compiled on demand (with their DFAs: about a gigabyte
-  // at 100,000 entries); `matching` compiles them again if asked.
-  void drop_compiled_on_demand() {
-    for (auto& regex : lazy_) regex.reset();
-  }
-
-  // The entries whose regex matches somewhere in `text`, in increasing order.
-  std::vector<std::size_t> matching(std::string_view text) {
-    fold_for_atoms(text, folded_);
-    std::vector<std::size_t> candidates, uncompiled;
-    for (std::size_t i = 0; i < kb_.entries.size(); ++i) {
-      if (lone_[i] ? lone_[i]->compiled : facts_[i]->compiled && may_match(*facts_[i])) {
-        candidates.push_back(i);
-        if (!lone_[i] && !lazy_[i]) uncompiled.push_back(i);
-      }
-    }
-    parallel_slices(
-        uncompiled.size(),
-        [&](std::size_t begin, std::size_t end, std::size_t) {
-          for (std::size_t i = begin; i < end; ++i) {
-            const Entry& entry = kb_.entries[uncompiled[i]];
-            lazy_[uncompiled[i]] = std::make_unique<RE2>(*regex_of(entry), entry_regex_options());
-          }
-        },
-        16);
-    std::erase_if(candidates, [&](std::size_t i) {
-      return !RE2::PartialMatch(text, lone_[i] ? *lone_[i]->regex() : *lazy_[i]);
-    });
-    return candidates;
-  }
-
- private:
-  // False when the folded text lacks an atom the regex requires, or has none of its atoms
-  // (atoms beyond ASCII count as present: the text is folded for ASCII only).
-  bool may_match(const LastLint::EntryFacts& facts) const {
-    const auto occurs = [&](const std::string& atom) {
-      return folded_.find(atom) != std::string::npos || !is_ascii(atom);
-    };
-    return facts.atoms.empty() ||
-           (std::all_of(facts.required.begin(), facts.required.end(), occurs) &&
-            std::any_of(facts.atoms.begin(), facts.atoms.end(), occurs));
-  }
-
-  const KnowledgeBase& kb_;
-  const std::vector<const LastLint::EntryFacts*>& facts_;
-  std::vector<std::unique_ptr<LoneRegex>> lone_;  // the changed entries'
-  std::vector<std::unique_ptr<RE2>> lazy_;        // the others', once needed
-  std::string folded_;
-};
 
 // Where `pointer` comes in own_text_pointers: the signature, then the samples in order.
 std::size_t text_rank(const std::string& pointer) {
