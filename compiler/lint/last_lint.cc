@@ -49,8 +49,9 @@ namespace {
 json entry_facts_json(const LastLint::EntryFacts& entry) {
   json hits = json::array();
   for (const auto& [owner, pointer] : entry.hits) hits.push_back({owner, pointer});
-  return {entry.digest,    entry.compiled,     entry.atoms,      entry.required,
-          std::move(hits), entry.benign_lines, entry.some_benign};
+  return {entry.digest,      entry.compiled,          entry.atoms,
+          entry.required,    std::move(hits),         entry.benign_lines,
+          entry.some_benign, entry.winner_candidates, entry.winner};
 }
 
 }  // namespace
@@ -177,6 +178,8 @@ bool LastLint::add_facts(const json& stored) {
         entry.hits.emplace_back(hit.at(0).get<std::string>(), hit.at(1).get<std::string>());
       entry.benign_lines = facts.at(5).get<int>();
       entry.some_benign = facts.at(6).get<std::vector<std::uint32_t>>();
+      entry.winner_candidates = facts.at(7).get<std::vector<std::string>>();
+      entry.winner = facts.at(8).get<std::string>();
     }
     entries = std::move(read);
     return true;

@@ -39,6 +39,11 @@ struct LastLint {
     // How many lines of the benign corpus its regex matched, and the first few (indexes).
     int benign_lines = 0;
     std::vector<std::uint32_t> some_benign;
+    // For an entry whose signature competes with regexes (WinnerChoice in lint/rule.h): the
+    // paths of the candidates its winner was chosen among (none for any other entry), and the
+    // winner's path ("" for none).
+    std::vector<std::string> winner_candidates;
+    std::string winner;
   };
 
   std::string digest;    // KnowledgeBase::digest of the files it checked

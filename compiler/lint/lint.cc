@@ -160,8 +160,12 @@ std::vector<Breadth> benign_breadth(const KnowledgeBase& kb, const BreadthInputs
 // How the last lint's facts are kept for the next one.
 void learn(const KnowledgeBase& kb, const std::vector<std::vector<RegexHit>>& hits,
            std::size_t entry, bool compiled, std::vector<std::string> atoms,
-           std::vector<std::string> required, const Breadth& breadth, LastLint& next) {
+           std::vector<std::string> required, const Breadth& breadth, const WinnerChoice& choice,
+           LastLint& next) {
   LastLint::EntryFacts& facts = next.entries[kb.entries[entry].path];
+  for (const std::size_t candidate : choice.candidates)
+    facts.winner_candidates.push_back(kb.entries[candidate].path);
+  if (choice.winner != kNoEntry) facts.winner = kb.entries[choice.winner].path;
   facts.digest = kb.entries[entry].digest;
   facts.compiled = compiled;
   facts.atoms = std::move(atoms);
@@ -254,8 +258,9 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
   // with one, and the rules that run with their regex chunk).
   std::optional<Phase> phase("rules");
   const std::vector<const RE2*> none(n);
-  std::vector<std::size_t> winners =
-      signature_winners(kb, [&](std::string_view text) { return facts.winner_matches.at(text); });
+  std::vector<WinnerChoice> choices;
+  std::vector<std::size_t> winners = signature_winners(
+      kb, [&](std::string_view text) { return facts.winner_matches.at(text); }, &choices);
   const LintContext context{kb, none, facts.errors, facts.hits, winners, benign, facts.breadth};
   Diagnostics out = run_rules(context, [&](const Rule& rule, std::size_t i) {
     return checked(kb.entries[i]) && (rule.cross_entry || !patterns[i]) &&
@@ -276,7 +281,7 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
     });
     for (std::size_t i = 0; i < n; ++i) {
       learn(kb, facts.hits, i, facts.compiled[i], std::move(atoms[i]), std::move(required[i]),
-            facts.breadth[i], *next);
+            facts.breadth[i], choices[i], *next);
     }
   }
   return out;
@@ -411,6 +416,42 @@ std::vector<Breadth> incremental_breadth(const KnowledgeBase& kb,
   return breadth;
 }
 
+// The last lint's winner choices, for an entry and candidates that did not change (a changed
+// entry that now joins a choice is signature_winners' to see, through `changed_matching`).
+KnownChoices known_choices(const KnowledgeBase& kb,
+                           const std::vector<const LastLint::EntryFacts*>& facts,
+                           const RegexPool& pool,
+                           const std::map<std::string_view, std::size_t>& by_path) {
+  KnownChoices known;
+  for (std::size_t i = 0; i < kb.entries.size(); ++i)
+    if (!facts[i]) known.changed.push_back(i);
+  known.changed_matching = [&pool, changed = known.changed](std::string_view text) {
+    std::vector<std::size_t> out;
+    for (const std::size_t i : changed) {
+      const RE2* regex = pool.changed(i)->regex();
+      if (regex && RE2::PartialMatch(text, *regex)) out.push_back(i);
+    }
+    return out;
+  };
+  known.choice = [&facts, &by_path](std::size_t entry) -> std::optional<WinnerChoice> {
+    const LastLint::EntryFacts* last = facts[entry];
+    if (!last || last->winner_candidates.empty()) return std::nullopt;
+    WinnerChoice choice;
+    const auto unchanged = [&](const std::string& path) {
+      const auto it = by_path.find(path);
+      return it != by_path.end() && facts[it->second] ? it->second : kNoEntry;
+    };
+    for (const std::string& path : last->winner_candidates) {
+      choice.candidates.push_back(unchanged(path));
+      if (choice.candidates.back() == kNoEntry) return std::nullopt;
+    }
+    if (!last->winner.empty() && (choice.winner = unchanged(last->winner)) == kNoEntry)
+      return std::nullopt;
+    return choice;
+  };
+  return known;
+}
+
 }  // namespace
 
 Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only,
@@ -437,8 +478,10 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
   for (std::size_t i = 0; i < n; ++i) by_path[kb.entries[i].path] = i;
   const auto hits = incremental_hits(kb, facts, pool, by_path);
   phase.emplace("signature winners");
-  const auto winners =
-      signature_winners(kb, [&](std::string_view text) { return pool.matching(text); });
+  std::vector<WinnerChoice> choices;
+  const KnownChoices known = known_choices(kb, facts, pool, by_path);
+  const auto winners = signature_winners(
+      kb, [&](std::string_view text) { return pool.matching(text); }, &choices, &known);
   pool.drop_compiled_on_demand();  // the rules read only the changed entries' regexes
   return_free_memory();
 
@@ -469,7 +512,7 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
     const LoneRegex* lone = pool.changed(i);
     learn(kb, hits, i, lone ? lone->compiled : facts[i]->compiled,
           lone ? lone->atoms : facts[i]->atoms, lone ? lone->required : facts[i]->required,
-          breadth[i], next);
+          breadth[i], choices[i], next);
   }
   return next.findings;
 }

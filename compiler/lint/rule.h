@@ -64,8 +64,25 @@ using RegexesMatching = std::function<std::vector<std::size_t>(std::string_view 
 // For every entry, the entry that `kbc match` ranks first when given the entry's own signature
 // (the entry itself when it is reachable), or kNoEntry for an entry whose shape is wrong. See
 // signature_winners.cc for why this needs no matcher over the whole knowledge base.
-std::vector<std::size_t> signature_winners(const KnowledgeBase& kb,
-                                           const RegexesMatching& matching);
+//
+// An entry whose signature is not one plain line competes with the regexes that match a line of
+// it: its winner is chosen among those `candidates` (with the entry itself and the signatures
+// found in it), which `choices`, when given, receives for each such entry.
+struct WinnerChoice {
+  std::vector<std::size_t> candidates;  // in increasing order
+  std::size_t winner = kNoEntry;
+};
+// What a lint after an edit brings: the last lint's choice for an unchanged entry whose
+// candidates are all unchanged (else nullopt), the changed entries, and which of the changed
+// entries' regexes match a text. A known choice stands unless a changed entry joins it.
+struct KnownChoices {
+  std::function<std::optional<WinnerChoice>(std::size_t entry)> choice;
+  std::vector<std::size_t> changed;
+  RegexesMatching changed_matching;
+};
+std::vector<std::size_t> signature_winners(const KnowledgeBase& kb, const RegexesMatching& matching,
+                                           std::vector<WinnerChoice>* choices = nullptr,
+                                           const KnownChoices* known = nullptr);
 // The texts signature_winners gives `matching`, so that they can be matched beforehand.
 std::vector<std::string_view> signature_winner_queries(const KnowledgeBase& kb);
 

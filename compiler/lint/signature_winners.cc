@@ -12,6 +12,8 @@
 // unchanged entry's regex until the next full lint.
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "base/text.h"
 #include "lint/rule.h"
@@ -65,10 +67,58 @@ std::vector<std::string_view> signature_winner_queries(const KnowledgeBase& kb) 
   return queries;
 }
 
-std::vector<std::size_t> signature_winners(const KnowledgeBase& kb,
-                                           const RegexesMatching& matching) {
+namespace {
+
+// The signatures of every entry, lowered, made when first needed.
+class LoweredSignatures {
+ public:
+  explicit LoweredSignatures(const KnowledgeBase& kb) : kb_(kb) {}
+  // Every signature lowered once, not once for each entry that asks (quadratic at 100,000).
+  const std::vector<std::pair<std::string, std::size_t>>& all() {
+    if (!made_) {
+      made_ = true;
+      for (std::size_t other = 0; other < kb_.entries.size(); ++other) {
+        if (const auto text = lowered(other)) all_.emplace_back(*text, other);
+      }
+    }
+    return all_;
+  }
+  // Entry `other`'s signature trimmed and lowered, when it is checked and not blank.
+  std::optional<std::string> lowered(std::size_t other) const {
+    const std::string_view text = trim(kb_.entries[other].text("/signature"));
+    if (!kb_.entries[other].shape_ok || text.empty()) return std::nullopt;
+    return ascii_lower(text);
+  }
+
+ private:
+  const KnowledgeBase& kb_;
+  bool made_ = false;
+  std::vector<std::pair<std::string, std::size_t>> all_;
+};
+
+// Whether a changed entry may now be among the candidates of `entry` (its signature `lowered`):
+// its regex matches a line of it, or its signature is in it.
+bool changed_entry_joins(const KnowledgeBase& kb, const KnownChoices& known,
+                         const LoweredSignatures& signatures, std::size_t entry,
+                         const std::string& lowered) {
+  for (const std::string_view line : trimmed_lines(kb.entries[entry].text("/signature"))) {
+    for (std::size_t other : known.changed_matching(line))
+      if (kb.entries[other].shape_ok) return true;
+  }
+  return std::any_of(known.changed.begin(), known.changed.end(), [&](std::size_t other) {
+    const auto text = signatures.lowered(other);
+    return text && lowered.find(*text) != std::string::npos;
+  });
+}
+
+}  // namespace
+
+std::vector<std::size_t> signature_winners(const KnowledgeBase& kb, const RegexesMatching& matching,
+                                           std::vector<WinnerChoice>* choices,
+                                           const KnownChoices* known) {
   const std::size_t n = kb.entries.size();
   std::vector<std::size_t> winners(n, kNoEntry);
+  if (choices) choices->assign(n, {});
   std::map<std::string, std::vector<std::size_t>> same_signature;  // lowered -> plain entries
   std::vector<std::size_t> others;                                 // entries with any other
   for (std::size_t i = 0; i < n; ++i) {
@@ -94,29 +144,29 @@ std::vector<std::size_t> signature_winners(const KnowledgeBase& kb,
     });
     for (std::size_t entry : group) winners[entry] = first;
   }
-  // Every signature lowered once, not once for each of `others` (quadratic at 100,000 entries).
-  std::vector<std::pair<std::string, std::size_t>> lowered_signatures;
-  if (!others.empty()) {
-    for (std::size_t other = 0; other < n; ++other) {
-      const std::string_view text = trim(kb.entries[other].text("/signature"));
-      if (kb.entries[other].shape_ok && !text.empty())
-        lowered_signatures.emplace_back(ascii_lower(text), other);
-    }
-  }
+  LoweredSignatures signatures(kb);
   for (std::size_t entry : others) {
     const std::string_view signature = kb.entries[entry].text("/signature");
     const std::string lowered = ascii_lower(signature);
-    std::vector<std::size_t> candidates{entry};
-    for (const std::string_view line : trimmed_lines(signature)) {
-      for (std::size_t other : matching(line)) candidates.push_back(other);
+    std::optional<WinnerChoice> choice = known ? known->choice(entry) : std::nullopt;
+    if (choice && changed_entry_joins(kb, *known, signatures, entry, lowered)) choice.reset();
+    if (!choice) {
+      choice.emplace();
+      std::vector<std::size_t>& candidates = choice->candidates;
+      candidates.push_back(entry);
+      for (const std::string_view line : trimmed_lines(signature)) {
+        for (std::size_t other : matching(line)) candidates.push_back(other);
+      }
+      for (const auto& [text, other] : signatures.all()) {
+        if (lowered.find(text) != std::string::npos) candidates.push_back(other);
+      }
+      std::sort(candidates.begin(), candidates.end());
+      candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+      std::erase_if(candidates, [&](std::size_t other) { return !kb.entries[other].shape_ok; });
+      choice->winner = first_for(kb, candidates, signature);
     }
-    for (const auto& [text, other] : lowered_signatures) {
-      if (lowered.find(text) != std::string::npos) candidates.push_back(other);
-    }
-    std::sort(candidates.begin(), candidates.end());
-    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-    std::erase_if(candidates, [&](std::size_t other) { return !kb.entries[other].shape_ok; });
-    winners[entry] = first_for(kb, candidates, signature);
+    winners[entry] = choice->winner;
+    if (choices) (*choices)[entry] = std::move(*choice);
   }
   return winners;
 }

@@ -895,6 +895,41 @@ TEST_CASE("a lint after an edit re-checks what the edit changes in other entries
   CHECK(lint_same_as_uncached(kb).status == 1);
 }
 
+// An entry whose signature is two lines competes with the regexes that match either line; a lint
+// after an edit reuses the last lint's choice only while no candidate changed and no changed
+// entry joins (lint/signature_winners.cc). The steps change what comes first for it.
+TEST_CASE("a lint after an edit ranks a signature of two lines as a lint without the cache does") {
+  TempKb kb;
+  const fs::path cublas = kb.root / "entries/cuda/cublas-status-alloc-failed.yaml";
+  const fs::path execution = kb.root / "entries/cuda/cudnn-execution-failed-nonfinite.yaml";
+  const std::string cublas_text = read(cublas), execution_text = read(execution);
+  // Its own regex matches neither line: nothing comes first for it.
+  write(kb.root / "entries/cuda/two-lines.yaml",
+        with_line(with_line(with_line(cublas_text, "id:", "id: cuda/two-lines"), "signature:",
+                            "signature: \"ZQXJ went wrong\\nwhile running the first nn.Linear "
+                            "of the model\""),
+                  "regex:", "regex: 'ZQXJ nowhere'"));
+  const std::string nothing = "two-lines.yaml:2:12: error: kbc match finds nothing";
+  CHECK(lint_same_as_uncached(kb).output.find(nothing) != std::string::npos);
+  // An unchanged entry's regex is edited to match the second line: it joins, and comes first.
+  write(execution, with_line(execution_text, "regex:",
+                             "regex: '[Cc]uDNN error: CUDNN_STATUS_EXECUTION_FAILED|while running "
+                             "the first nn\\.Linear of the model'"));
+  const std::string first =
+      "two-lines.yaml:2:12: error: unreachable: kbc match ranks 'cuda/cudnn-execution-failed-";
+  Run run = lint_same_as_uncached(kb);
+  CHECK(run.output.find(first) != std::string::npos);
+  CHECK(run.output.find(nothing) == std::string::npos);
+  // An edit elsewhere: the choice stands.
+  write(cublas, cublas_text + "# a comment\n");
+  run = lint_same_as_uncached(kb);
+  CHECK(run.output.find(first) != std::string::npos);
+  CHECK(run.output.find(nothing) == std::string::npos);
+  // The entry that joined changes back: it leaves.
+  write(execution, execution_text);
+  CHECK(lint_same_as_uncached(kb).output.find(nothing) != std::string::npos);
+}
+
 // regex-too-broad reuses, in an unchanged file, what it found from the file and the benign corpus
 // (and, where its regex matches the same texts of unchanged files, from those): each step must
 // still report what a lint without the cache reports.
