@@ -337,18 +337,17 @@ std::vector<std::vector<RegexHit>> incremental_hits(
 
 // Appends to `findings` what the local rules found in the files that did not change: a local
 // rule reads only its entry (EntryContext), so its findings there are still true.
-void reuse_local_findings(const Diagnostics& last,
-                          const std::map<std::string_view, std::size_t>& by_path,
+void reuse_local_findings(Diagnostics& last, const std::map<std::string_view, std::size_t>& by_path,
                           const std::vector<const LastLint::EntryFacts*>& facts,
                           Diagnostics& findings) {
   std::set<std::string_view> local_rules;
   for (const Rule& rule : all_rules()) {
     if (rule.local) local_rules.insert(rule.id);
   }
-  for (const Diagnostic& finding : last) {
+  for (Diagnostic& finding : last) {
     const auto entry = by_path.find(finding.path);
     if (entry != by_path.end() && facts[entry->second] && local_rules.count(finding.rule))
-      findings.push_back(finding);
+      findings.push_back(std::move(finding));
   }
 }
 
@@ -459,7 +458,7 @@ Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only,
   return lint_everything(kb, only, nullptr, regex_chunk);
 }
 
-Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& next) {
+void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
   next = LastLint{};
   next.digest = kb.digest;
   next.benign = benign_digest(kb);
@@ -468,7 +467,7 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
   const auto changed = static_cast<std::size_t>(std::count(facts.begin(), facts.end(), nullptr));
   if (!last || changed > kMaxChangedEntries || last->benign != next.benign) {
     next.findings = lint_everything(kb, {}, &next);
-    return next.findings;
+    return;
   }
 
   std::optional<Phase> phase("regexes of the changed entries");
@@ -508,13 +507,13 @@ Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& ne
     return rule.cross_entry != nullptr || !facts[i];
   });
   reuse_local_findings(last->findings, by_path, facts, next.findings);
+  Diagnostics().swap(last->findings);  // what is left of them, moved from
   for (std::size_t i = 0; i < n; ++i) {
     const LoneRegex* lone = pool.changed(i);
     learn(kb, hits, i, lone ? lone->compiled : facts[i]->compiled,
           lone ? lone->atoms : facts[i]->atoms, lone ? lone->required : facts[i]->required,
           breadth[i], choices[i], next);
   }
-  return next.findings;
 }
 
 std::optional<Diagnostics> last_lint_findings(const KnowledgeBase& kb, const ParseCache& cache) {
@@ -536,13 +535,14 @@ Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache) {
   }
   step.reset();
   LastLint next;
-  Diagnostics findings = run_lint(kb, last ? &*last : nullptr, next);
+  run_lint(kb, last ? &*last : nullptr, next);
+  last.reset();
   step.emplace("store it for the next");
   cache.store_last_lint_facts([&](std::ostream& out) {
     return next.write_facts_cbor(out);
   });  // first, each built and freed in turn
   cache.store_last_lint([&](std::ostream& out) { return next.write_findings_cbor(out); });
-  return findings;
+  return std::move(next.findings);
 }
 
 }  // namespace kbc

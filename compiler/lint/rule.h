@@ -189,8 +189,9 @@ struct LastLint;
 
 // A lint of the whole knowledge base that reuses what `last` (the last whole lint, if any) found
 // and learnt where the files it read are unchanged (last_lint.h), and stores into `next` what the
-// next one can reuse. Finds exactly what run_lint(kb) finds.
-Diagnostics run_lint(const KnowledgeBase& kb, const LastLint* last, LastLint& next);
+// next one can reuse, its findings (exactly what run_lint(kb) finds) included. The findings it
+// reuses are moved out of `last` (a copy was 250 MB at 100,000 entries).
+void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next);
 
 class ParseCache;
 
