@@ -106,6 +106,7 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
                             loading, cache ? &*cache : nullptr, options.progress);
     std::optional<nlohmann::json> summary;
     if (whole) summary = load_summary(listing, checked.kb, loading);
+    loading.insert(loading.end(), listing.refused.begin(), listing.refused.end());
     add_settings_and_evidence(fs, root, config, checked.kb, loading);
     checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(loading.begin()),
                                std::make_move_iterator(loading.end()));

@@ -176,7 +176,6 @@ KnowledgeBase load_listed_entries(const FileSystem& fs, const std::string& root,
     out.insert(out.end(), std::make_move_iterator(found[i].begin()),
                std::make_move_iterator(found[i].end()));
   }
-  out.insert(out.end(), listing.refused.begin(), listing.refused.end());
   for (std::size_t i = 0; i < kb.entries.size(); ++i) {
     kb.by_id[kb.entries[i].id()].push_back(i);
     std::string recipe = recipe_file_path(kb.entries[i]);
@@ -189,7 +188,9 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
                                   const SchemaValidator& schema, Diagnostics& out,
                                   ParseCache* cache, Progress* progress) {
   EntryListing listing = list_entry_files(fs, root);
-  return load_listed_entries(fs, root, listing, schema, out, cache, progress);
+  KnowledgeBase kb = load_listed_entries(fs, root, listing, schema, out, cache, progress);
+  out.insert(out.end(), listing.refused.begin(), listing.refused.end());
+  return kb;
 }
 
 nlohmann::json load_summary(const EntryListing& listing, const KnowledgeBase& kb,
@@ -228,6 +229,7 @@ std::optional<KnowledgeBase> unread_knowledge_base(const EntryListing& listing,
     Diagnostics loading = diagnostics_from_json(summary.at("diagnostics"));
     out.insert(out.end(), std::make_move_iterator(loading.begin()),
                std::make_move_iterator(loading.end()));
+    out.insert(out.end(), listing.refused.begin(), listing.refused.end());  // as they are now
     return kb;
   } catch (const std::exception&) {  // not what load_summary wrote
     return std::nullopt;

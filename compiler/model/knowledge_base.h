@@ -70,7 +70,7 @@ EntryListing list_entry_files(const FileSystem& fs, const std::string& root);
 
 // Loads the listed files. With a cache, files whose result it holds (by digest) are not read or
 // parsed again, and new results are stored. A file that changed since it was listed is loaded as
-// it is now, and the listing updated.
+// it is now, and the listing updated. The listing's refused files are the caller's to report.
 KnowledgeBase load_listed_entries(const FileSystem& fs, const std::string& root,
                                   EntryListing& listing, const SchemaValidator& schema,
                                   Diagnostics& out, ParseCache* cache = nullptr,
@@ -87,7 +87,8 @@ KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
 nlohmann::json load_summary(const EntryListing& listing, const KnowledgeBase& kb,
                             const Diagnostics& loading);
 // The knowledge base of `listing`, with its entries unread (KnowledgeBase::read false), from the
-// summary that a load of the same files left; its diagnostics go to `out`. nullopt when the
+// summary that a load of the same files left; its diagnostics, then the listing's refused files,
+// go to `out`. nullopt when the
 // summary is of other files (or damaged). The same files under the same parse cache (the same
 // kbc, the same schema) load the same: what the lint of an unchanged knowledge base needs.
 std::optional<KnowledgeBase> unread_knowledge_base(const EntryListing& listing,

@@ -820,6 +820,12 @@ TEST_CASE("the parse cache never changes what lint reports: edits, renames, dele
   CHECK(moved.output.find("entries/cuda/renamed.yaml:1:5: error:") != std::string::npos);
   fs::rename(renamed, entry);
 
+  // A file kbc refuses (no entry, in no digest) appears, then goes: reported as it is now.
+  write(kb.root / "entries/cuda/refused.yml", original);
+  CHECK(same_as_uncached().output.find("refused.yml:1:1: error:") != std::string::npos);
+  fs::remove(kb.root / "entries/cuda/refused.yml");
+  CHECK(same_as_uncached().status == 0);
+
   // A deletion of an entry others link to.
   const std::string zero_batch =
       read(kb.root / "entries/tensorflow/cudnn-bad-param-zero-batch.yaml");

@@ -65,7 +65,8 @@ TEST_CASE("the unread knowledge base has the load's entries, ids, recipes and di
   CHECK(loaded.kb.entries[0].shape_ok);
   CHECK_FALSE(loaded.kb.entries[1].shape_ok);
   CHECK(loaded.kb.recipe_paths == std::vector<std::string>{"entries/cuda/b.sh"});
-  REQUIRE(loaded.diagnostics.size() >= 3);  // schema, YAML syntax, the .yml file
+  REQUIRE(loaded.diagnostics.size() >= 2);      // schema, YAML syntax
+  REQUIRE(loaded.listing.refused.size() == 1);  // the .yml file
 
   // Through the cache's CBOR, as the next run reads it.
   const json summary = json::from_cbor(
@@ -78,7 +79,9 @@ TEST_CASE("the unread knowledge base has the load's entries, ids, recipes and di
   CHECK(unread->digest == loaded.kb.digest);
   CHECK(unread->file_ids == loaded.kb.file_ids);
   CHECK(unread->recipe_paths == loaded.kb.recipe_paths);
-  CHECK(lines(out) == lines(loaded.diagnostics));
+  kbc::Diagnostics expected = loaded.diagnostics;
+  expected.insert(expected.end(), again.refused.begin(), again.refused.end());
+  CHECK(lines(out) == lines(expected));
   REQUIRE(unread->entries.size() == loaded.kb.entries.size());
   for (std::size_t i = 0; i < unread->entries.size(); ++i) {
     const kbc::Entry& entry = unread->entries[i];
@@ -90,6 +93,14 @@ TEST_CASE("the unread knowledge base has the load's entries, ids, recipes and di
     CHECK(entry.data.is_null());
   }
   CHECK(unread->entries[1].suppressions.size() == 1);
+
+  // A file kbc refuses is no entry and changes no digest; it is reported as the listing finds it.
+  kbc::MemoryFileSystem more = fs;
+  more.files["kb/entries/cuda/e.yml"] = kValid;
+  kbc::Diagnostics now;
+  REQUIRE(kbc::unread_knowledge_base(kbc::list_entry_files(more, "kb"), summary, now));
+  CHECK(now.size() == out.size() + 1);
+  CHECK(now.back().path == "entries/cuda/e.yml");
 }
 
 TEST_CASE("a summary of other files, or a damaged one, gives no unread knowledge base") {
