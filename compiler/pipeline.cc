@@ -94,7 +94,7 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   std::optional<ParseCache> cache = parse_cache(options.cache, root, schema_text);
   const bool whole = cache && options.only.empty();  // a whole lint, through the cache
   std::optional<Phase> phase("load");
-  EntryListing listing = list_entry_files(fs, root);
+  EntryListing listing = list_entry_files(fs, root, cache ? &*cache : nullptr);
   std::optional<Diagnostics> findings;
   if (whole && options.unread)
     findings =

@@ -142,6 +142,21 @@ FileSystem::Listing RealFileSystem::walk(const std::string& dir) const {
   return listing;
 }
 
+std::optional<FileStamp> stamp_of(const std::string& path, bool follow_link) {
+  struct stat st {};
+  const int failed = follow_link ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st);
+  if (failed != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const auto ns = [](const timespec& t) {
+    return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+  };
+  return FileStamp{static_cast<std::uint64_t>(st.st_size), ns(st.st_mtim), ns(st.st_ctim),
+                   static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_dev)};
+}
+
+std::optional<FileStamp> RealFileSystem::stamp(const std::string& path) const {
+  return stamp_of(path, /*follow_link=*/false);
+}
+
 std::vector<std::string> RealFileSystem::list(const std::string& dir,
                                               std::string_view suffix) const {
   std::vector<std::string> files = walk(dir).files;
@@ -193,6 +208,12 @@ std::vector<std::string> MemoryFileSystem::links(const std::string& dir) const {
     if (path.starts_with(prefix)) out.push_back(path.substr(prefix.size()));
   }
   return out;
+}
+
+std::optional<FileStamp> MemoryFileSystem::stamp(const std::string& path) const {
+  const auto it = stamps.find(path);
+  if (it == stamps.end() || !files.count(path)) return std::nullopt;
+  return it->second;
 }
 
 }  // namespace kbc

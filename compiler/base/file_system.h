@@ -35,6 +35,21 @@ bool replace_file(const std::string& path, const std::function<bool(std::ostream
 // this build under, since another build may compute them differently. Empty when unknown.
 std::string executable_identity();
 
+// What the file system says of a regular file without reading it. Any write to the file changes
+// its modification or change time (or its inode, when an editor saves a new file in its place).
+struct FileStamp {
+  std::uint64_t size = 0;
+  std::int64_t modified_ns = 0;  // since the epoch
+  std::int64_t changed_ns = 0;   // ctime: set by every write, rename and chmod
+  std::uint64_t inode = 0;
+  std::uint64_t device = 0;
+  bool operator==(const FileStamp&) const = default;
+};
+
+// The stamp of the regular file at `path` (through a link only when `follow_link`); nullopt when
+// there is none.
+std::optional<FileStamp> stamp_of(const std::string& path, bool follow_link);
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -58,6 +73,9 @@ class FileSystem {
     std::vector<std::string> files, links;
   };
   virtual Listing walk(const std::string& dir) const { return {list(dir, ""), links(dir)}; }
+  // The stamp of the regular file at `path` (not through a link); nullopt when there is none or
+  // the file system keeps none.
+  virtual std::optional<FileStamp> stamp(const std::string& path) const = 0;
 };
 
 class RealFileSystem final : public FileSystem {
@@ -68,6 +86,7 @@ class RealFileSystem final : public FileSystem {
   std::vector<std::string> list(const std::string& dir, std::string_view suffix) const override;
   std::vector<std::string> links(const std::string& dir) const override;
   Listing walk(const std::string& dir) const override;
+  std::optional<FileStamp> stamp(const std::string& path) const override;
 };
 
 // Files keyed by path; a directory exists when some file lies under it.
@@ -75,12 +94,14 @@ class MemoryFileSystem final : public FileSystem {
  public:
   std::map<std::string, std::string> files;
   std::map<std::string, std::string> symlinks;  // path -> target
+  std::map<std::string, FileStamp> stamps;      // set by tests; a file without one has none
 
   std::string read(const std::string& path) const override;
   std::optional<std::uintmax_t> size(const std::string& path) const override;
   bool is_directory(const std::string& path) const override;
   std::vector<std::string> list(const std::string& dir, std::string_view suffix) const override;
   std::vector<std::string> links(const std::string& dir) const override;
+  std::optional<FileStamp> stamp(const std::string& path) const override;
 };
 
 // `a/b` from `a` and `b`; either may be empty.

@@ -1,5 +1,6 @@
 #include "model/knowledge_base.h"
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -7,6 +8,7 @@
 
 #include "base/digest.h"
 #include "base/parallel.h"
+#include "model/file_stamps.h"
 #include "model/recipe.h"
 
 namespace kbc {
@@ -125,6 +127,44 @@ void on_every_core(std::size_t count, const std::function<void(std::size_t)>& wo
   if (failure) std::rethrow_exception(failure);
 }
 
+// Lists the files of `listing` through the cache's stamp table: a file whose stamp is trusted
+// is not read. The table is stored again only when that teaches the next listing something (a
+// file added, removed or changed, or one whose times have become old enough to trust), so an
+// unchanged lint or build writes nothing.
+void list_by_stamps(const FileSystem& fs, const std::string& root, EntryListing& listing,
+                    ParseCache& cache) {
+  const std::size_t count = listing.files.size();
+  const std::optional<std::string> stored = cache.find_file_stamps();
+  const FileStamps known = stored ? FileStamps::parse(*stored) : FileStamps();
+  FileStamps next(wall_clock_ns());  // before any file is looked at
+  std::vector<std::optional<FileStamp>> stamps(count);
+  std::vector<char> teaches(count, 0);
+  on_every_core(count, [&](std::size_t i) {
+    const std::string path = "entries/" + listing.files[i];
+    stamps[i] = fs.stamp(join_path(root, path));  // before the read: a later write changes it
+    if (!stamps[i]) {
+      list_file(fs, root, path, listing.digests[i], listing.suppressions[i]);
+    } else if (const FileStamps::Known* same = known.trusted(path, *stamps[i])) {
+      listing.digests[i] = same->digest;
+      listing.suppressions[i] = same->suppressions;
+    } else {
+      list_file(fs, root, path, listing.digests[i], listing.suppressions[i]);
+      const FileStamps::Known* last = known.find(path);
+      teaches[i] = !last || !(last->stamp == *stamps[i]) || last->digest != listing.digests[i] ||
+                   next.settled(*stamps[i]);
+    }
+  });
+  const auto stamped = static_cast<std::size_t>(
+      std::count_if(stamps.begin(), stamps.end(), [](const auto& s) { return s.has_value(); }));
+  if (stamped == known.size() && std::count(teaches.begin(), teaches.end(), 1) == 0) return;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (stamps[i])
+      next.record("entries/" + listing.files[i],
+                  {*stamps[i], listing.digests[i], listing.suppressions[i]});
+  }
+  cache.store_file_stamps(next.text());
+}
+
 std::string listing_digest(const EntryListing& listing) {
   Digest digest;
   for (std::size_t i = 0; i < listing.files.size(); ++i)
@@ -134,7 +174,7 @@ std::string listing_digest(const EntryListing& listing) {
 
 }  // namespace
 
-EntryListing list_entry_files(const FileSystem& fs, const std::string& root) {
+EntryListing list_entry_files(const FileSystem& fs, const std::string& root, ParseCache* cache) {
   const std::string entries_dir = join_path(root, "entries");
   if (!fs.is_directory(entries_dir)) {
     throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
@@ -145,11 +185,17 @@ EntryListing list_entry_files(const FileSystem& fs, const std::string& root) {
     if (file.ends_with(".yaml")) listing.files.push_back(file);
   }
   listing.refused = refused_files(found_files);
-  listing.digests.resize(listing.files.size());
-  listing.suppressions.resize(listing.files.size());
-  on_every_core(listing.files.size(), [&](std::size_t i) {
-    list_file(fs, root, "entries/" + listing.files[i], listing.digests[i], listing.suppressions[i]);
-  });
+  const std::size_t count = listing.files.size();
+  listing.digests.resize(count);
+  listing.suppressions.resize(count);
+  if (cache) {
+    list_by_stamps(fs, root, listing, *cache);
+  } else {
+    on_every_core(count, [&](std::size_t i) {
+      list_file(fs, root, "entries/" + listing.files[i], listing.digests[i],
+                listing.suppressions[i]);
+    });
+  }
   listing.digest = listing_digest(listing);
   return listing;
 }
@@ -187,7 +233,7 @@ KnowledgeBase load_listed_entries(const FileSystem& fs, const std::string& root,
 KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,
                                   const SchemaValidator& schema, Diagnostics& out,
                                   ParseCache* cache, Progress* progress) {
-  EntryListing listing = list_entry_files(fs, root);
+  EntryListing listing = list_entry_files(fs, root, cache);
   KnowledgeBase kb = load_listed_entries(fs, root, listing, schema, out, cache, progress);
   out.insert(out.end(), listing.refused.begin(), listing.refused.end());
   return kb;

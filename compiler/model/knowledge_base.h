@@ -66,7 +66,9 @@ struct EntryListing {
   Diagnostics refused;  // the links and .yml files under entries/, which kbc does not read
   std::string digest;   // of every file's path and digest
 };
-EntryListing list_entry_files(const FileSystem& fs, const std::string& root);
+// With a cache, a file whose stamp is that of the last listing (model/file_stamps.h) is not read.
+EntryListing list_entry_files(const FileSystem& fs, const std::string& root,
+                              ParseCache* cache = nullptr);
 
 // Loads the listed files. With a cache, files whose result it holds (by digest) are not read or
 // parsed again, and new results are stored. A file that changed since it was listed is loaded as

@@ -24,6 +24,7 @@ constexpr char kLastLintName[] = "last-lint";
 constexpr char kLastLintFactsName[] = "last-lint-facts";
 constexpr char kSiteFiguresName[] = "site-figures";
 constexpr char kLastLoadName[] = "last-load";
+constexpr char kFileStampsName[] = "file-stamps";
 
 // This build of kbc and the salt.
 std::string fingerprint(std::string_view salt) {
@@ -94,6 +95,7 @@ ParseCache::ParseCache(const std::string& root, std::string_view salt) {
   used_.insert(kLastLintFactsName);
   used_.insert(kSiteFiguresName);
   used_.insert(kLastLoadName);
+  used_.insert(kFileStampsName);
 }
 
 // From the content's digest, not the content: the loader has that already (hashing the text
@@ -188,6 +190,14 @@ void ParseCache::store_last_lint_facts(const Writer& write) {
 std::optional<json> ParseCache::find_last_load() const { return find_named(kLastLoadName); }
 
 void ParseCache::store_last_load(const json& summary) { store_named(kLastLoadName, summary); }
+
+std::optional<std::string> ParseCache::find_file_stamps() const {
+  return find_named_bytes(kFileStampsName);
+}
+
+void ParseCache::store_file_stamps(std::string_view text) {
+  if (!folder_.empty()) replace_file((fs::path(folder_) / kFileStampsName).string(), text);
+}
 
 std::optional<json> ParseCache::find_site_figures() const { return find_named(kSiteFiguresName); }
 

@@ -55,6 +55,9 @@ class ParseCache {
   // What the last whole lint's load left (load_summary in model/knowledge_base.h), likewise.
   std::optional<nlohmann::json> find_last_load() const;
   void store_last_load(const nlohmann::json& summary);
+  // What the last listing of the entry files learnt (model/file_stamps.h), as its text.
+  std::optional<std::string> find_file_stamps() const;
+  void store_file_stamps(std::string_view text);
   // What the last build measured of the site's match figures (site/match_figures.h), likewise.
   std::optional<nlohmann::json> find_site_figures() const;
   void store_site_figures(const nlohmann::json& figures);

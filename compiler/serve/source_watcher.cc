@@ -1,7 +1,5 @@
 #include "serve/source_watcher.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -17,13 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::optional<FileStamp> stamp(const fs::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  const auto ns = [](const timespec& t) {
-    return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
-  };
-  return FileStamp{static_cast<std::uintmax_t>(st.st_size), ns(st.st_mtim), ns(st.st_ctim),
-                   static_cast<std::uintmax_t>(st.st_ino)};
+  return stamp_of(path.string(), /*follow_link=*/true);
 }
 
 // The entries are the *.yaml files the build lists (RealFileSystem::list), with the recipe files

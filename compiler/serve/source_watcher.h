@@ -16,16 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "base/file_system.h"
+
 namespace kbc {
-
-struct FileStamp {
-  std::uintmax_t size = 0;
-  std::int64_t modified_ns = 0;  // st_mtim
-  std::int64_t changed_ns = 0;   // st_ctim: also moves when a tool keeps the mtime
-  std::uintmax_t inode = 0;
-
-  bool operator==(const FileStamp&) const = default;
-};
 
 // Stamps by path relative to the root, '/'-separated.
 using SourceSnapshot = std::map<std::string, FileStamp>;
