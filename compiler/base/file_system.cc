@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "base/diagnostic.h"
+#include "base/parallel.h"
 
 namespace kbc {
 namespace fs = std::filesystem;
@@ -121,21 +122,65 @@ bool RealFileSystem::is_directory(const std::string& path) const {
   return fs::is_directory(path, error);
 }
 
-// One walk of the tree (links to folders not entered): its regular files and its links.
+namespace {
+
+// What one folder holds, relative to the walk's top: regular files and links go to `listing`,
+// folders to `folders`.
+void list_folder(const std::string& top, const std::string& relative, FileSystem::Listing& listing,
+                 std::vector<std::string>& folders) {
+  std::error_code error;
+  const fs::path dir = fs::path(top) / relative;
+  fs::directory_iterator it(dir, error), end;
+  if (error) throw ToolError("cannot list " + dir.string() + ": " + error.message());
+  for (; it != end; it.increment(error)) {
+    if (error) throw ToolError("cannot list " + dir.string() + ": " + error.message());
+    const std::string name = join_path(relative, it->path().filename().string());
+    if (it->is_symlink(error)) {
+      listing.links.push_back(name);
+    } else if (it->is_regular_file(error)) {
+      listing.files.push_back(name);
+    } else if (it->is_directory(error)) {
+      folders.push_back(name);
+    }
+  }
+}
+
+// The whole tree under `relative`, as list_folder sees each folder.
+void walk_folder(const std::string& top, const std::string& relative,
+                 FileSystem::Listing& listing) {
+  std::vector<std::string> folders = {relative};
+  while (!folders.empty()) {
+    const std::string folder = std::move(folders.back());
+    folders.pop_back();
+    list_folder(top, folder, listing, folders);
+  }
+}
+
+}  // namespace
+
+// One walk of the tree (links to folders not entered): its regular files and its links. The
+// folders of the first levels are walked on every core (100,000 entries are some 90,000
+// folders, and a folder costs the kernel an open, a read and a close).
 FileSystem::Listing RealFileSystem::walk(const std::string& dir) const {
   Listing listing;
-  std::error_code error;
-  fs::recursive_directory_iterator it(dir, error), end;
-  if (error) throw ToolError("cannot list " + dir + ": " + error.message());
-  // The iterator's paths are `dir` joined with the relative path (fs::relative would resolve
-  // links and stat every file to say the same).
-  const std::size_t prefix = (fs::path(dir) / "").native().size();
-  for (; it != end; it.increment(error)) {
-    if (error) throw ToolError("cannot list " + dir + ": " + error.message());
-    std::vector<std::string>* kind = it->is_symlink(error)        ? &listing.links
-                                     : it->is_regular_file(error) ? &listing.files
-                                                                  : nullptr;
-    if (kind) kind->push_back(fs::path(it->path().native().substr(prefix)).generic_string());
+  std::vector<std::string> folders = {""};
+  for (int level = 0; level < 2 && !folders.empty() && folders.size() < 256; ++level) {
+    std::vector<std::string> below;
+    for (const std::string& folder : folders) list_folder(dir, folder, listing, below);
+    folders = std::move(below);
+  }
+  std::vector<Listing> found(folders.size());
+  parallel_blocks(
+      folders.size(),
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) walk_folder(dir, folders[i], found[i]);
+      },
+      1);
+  for (Listing& part : found) {
+    listing.files.insert(listing.files.end(), std::make_move_iterator(part.files.begin()),
+                         std::make_move_iterator(part.files.end()));
+    listing.links.insert(listing.links.end(), std::make_move_iterator(part.links.begin()),
+                         std::make_move_iterator(part.links.end()));
   }
   std::sort(listing.files.begin(), listing.files.end());
   std::sort(listing.links.begin(), listing.links.end());
