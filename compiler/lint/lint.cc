@@ -538,6 +538,9 @@ Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache) {
   run_lint(kb, last ? &*last : nullptr, next);
   last.reset();
   step.emplace("store it for the next");
+  // Sorted once here, so that a lint that reads them back (nothing changed) only merges them
+  // with the load's diagnostics.
+  sort_diagnostics(next.findings);
   cache.store_last_lint_facts([&](std::ostream& out) {
     return next.write_facts_cbor(out);
   });  // first, each built and freed in turn

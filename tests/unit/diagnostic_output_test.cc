@@ -247,3 +247,37 @@ TEST_CASE("github: one escaped workflow command per diagnostic, then the summary
         "::error file=entries/a%2Cb%3Ac%25.yaml,line=2,col=1,title=rule%3Ax%2Cy::100%25 "
         "sure:%0D%0Asecond, line\n1 error, 0 warnings in 1 file\n");
 }
+
+TEST_CASE(
+    "diagnostics are sorted by path, line, column, rule and message, equal ones kept in order") {
+  const auto at = [](std::string path, int line, std::string message) {
+    return kbc::Diagnostic{
+        std::move(path), {line, 1}, kbc::Severity::kWarning, std::move(message), "rule", "", ""};
+  };
+  const auto messages = [](const kbc::Diagnostics& diagnostics) {
+    std::string out;
+    for (const kbc::Diagnostic& d : diagnostics)
+      out += d.path + ":" + std::to_string(d.at.line) + d.message + " ";
+    return out;
+  };
+  // A few sorted runs end to end (merged), and many (sorted): the same order either way.
+  kbc::Diagnostics runs = {at("b", 1, "x"),  at("c", 2, "x"), at("a", 5, "x"),
+                           at("b", 1, "x2"), at("a", 1, "x"), at("c", 1, "x")};
+  kbc::Diagnostics many;
+  for (int i = 0; i < 40; ++i) many.push_back(at(i % 2 ? "a" : "b", 40 - i, "y"));
+  kbc::sort_diagnostics(runs);
+  CHECK(messages(runs) == "a:1x a:5x b:1x b:1x2 c:1x c:2x ");
+  kbc::Diagnostics expected = many;
+  std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.path, a.at.line) < std::tie(b.path, b.at.line);
+  });
+  kbc::sort_diagnostics(many);
+  CHECK(messages(many) == messages(expected));
+  // Equal keys keep their order, in a merge as in a sort.
+  kbc::Diagnostics equal = {at("b", 1, "m"), at("a", 1, "m"), at("a", 1, "m")};
+  equal[1].excerpt = "first";
+  equal[2].excerpt = "second";
+  kbc::sort_diagnostics(equal);
+  CHECK(equal[0].excerpt == "first");
+  CHECK(equal[1].excerpt == "second");
+}
