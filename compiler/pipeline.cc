@@ -116,12 +116,35 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
     findings = whole ? run_lint_cached(checked.kb, *cache) : run_lint(checked.kb, options.only);
     if (summary) cache->store_last_load(*summary);  // after the lint it goes with is stored
   }
+  if (!checked.kb.read) checked.listing = std::move(listing);
   checked.diagnostics.insert(checked.diagnostics.end(), std::make_move_iterator(findings->begin()),
                              std::make_move_iterator(findings->end()));
   // kbc.yaml's rule settings and the kbc-disable comments apply on every run, after the cache.
   apply_rule_settings(checked.diagnostics, checked.kb, config.lint, options.only);
   sort_diagnostics(checked.diagnostics);
   return checked;
+}
+
+void read_entries(const FileSystem& fs, const std::string& root, CheckedKnowledgeBase& checked,
+                  Progress* progress) {
+  if (checked.kb.read) return;
+  const Phase phase("read the entries");
+  const std::string schema_text = entry_schema_text(checked.kb.languages);
+  ParseCache cache(root, schema_text);
+  const std::string listed = checked.listing.digest;
+  Diagnostics loading;  // the check has them already
+  KnowledgeBase loaded = load_listed_entries(fs, root, checked.listing,
+                                             SchemaValidator(nlohmann::json::parse(schema_text)),
+                                             loading, &cache, progress);
+  if (progress) progress->clear();
+  if (checked.listing.digest != listed) {  // a file changed since: its findings are not these
+    checked = check_knowledge_base(fs, root, {true, {}, progress});
+    return;
+  }
+  checked.kb.entries = std::move(loaded.entries);
+  checked.kb.by_id = std::move(loaded.by_id);
+  checked.kb.read = true;
+  checked.listing = EntryListing();
 }
 
 std::set<std::string> paths_with_errors(const Diagnostics& diagnostics) {

@@ -25,6 +25,7 @@ struct CheckedKnowledgeBase {
   KnowledgeBase kb;
   SiteConfig config;        // from kbc.yaml, or the defaults
   Diagnostics diagnostics;  // sorted
+  EntryListing listing;     // what `kb` was made from, while it is unread
 };
 
 struct CheckOptions {
@@ -41,6 +42,12 @@ struct CheckOptions {
 // loaded (rules that look across entries see them all) but only those are checked.
 CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
                                           const CheckOptions& options = {});
+
+// Reads the entries of `checked.kb` when check_knowledge_base left them unread, from the listing
+// it was made from and through the cache; the findings stay those of the check. Should a file
+// have changed since it was listed, the whole check is made again.
+void read_entries(const FileSystem& fs, const std::string& root, CheckedKnowledgeBase& checked,
+                  Progress* progress);
 
 // Discovers, loads and validates the entries at `root` (in the languages of its kbc.yaml, whose
 // problems also go to `diagnostics`) without running the lint rules, for commands that read a

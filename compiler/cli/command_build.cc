@@ -73,7 +73,7 @@ int run_build(const Arguments& arguments) {
   }
   stage.set_inputs(std::move(inputs));
   // The lint's findings were known without reading the entries; the pages need them.
-  if (!checked.kb.read) checked = check_knowledge_base(fs, root, {use_cache, {}, &progress});
+  if (!checked.kb.read) read_entries(fs, root, checked, &progress);
   // Printed, and the failed files known: 100,000 entries' findings held 300 MB to the end.
   Diagnostics().swap(checked.diagnostics);
   std::optional<ParseCache> cache;

@@ -158,6 +158,25 @@ TEST_CASE(
   CHECK(read(kb.root / "dist/kb.json") != "edited");
 }
 
+TEST_CASE("a build after a lint of the same entries reads them once and builds as without it") {
+  TempKb kb;
+  edit_seed_entry(kb, "Edited.");
+  REQUIRE(kbc("lint " + kb.arg()).status == 0);  // leaves the findings and the load's summary
+  const Run build = kbc("build --timings " + kb.arg() + " --base-url https://kb.example/");
+  INFO(build.output);
+  REQUIRE(build.status == 0);
+  // The lint's findings were taken without reading the entries; then they were read, once.
+  CHECK(build.output.find("read the entries") != std::string::npos);
+  CHECK(build.output.find("  lint") == std::string::npos);
+  const Run fresh = kbc("build --no-cache " + kb.arg() + " --out " + (kb.root / "fresh").string() +
+                        " --base-url https://kb.example/");
+  REQUIRE(fresh.status == 0);
+  auto built = snapshot(kb.root / "dist");
+  auto expected = snapshot(kb.root / "fresh");
+  CHECK(built.size() == expected.size());
+  CHECK(built == expected);
+}
+
 TEST_CASE("an edit rewrites that entry's files and the pages that list it, nothing else") {
   TempKb kb;
   const fs::path dist = kb.root / "dist";
