@@ -516,19 +516,21 @@ void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
   }
 }
 
-std::optional<Diagnostics> last_lint_findings(const KnowledgeBase& kb, const ParseCache& cache) {
-  const Phase phase("read the last lint");
+std::optional<LastLint> read_last_lint(const ParseCache& cache) {
   const auto stored = cache.find_last_lint();
-  std::optional<LastLint> last = stored ? LastLint::from_cbor(*stored) : std::nullopt;
+  return stored ? LastLint::from_cbor(*stored) : std::nullopt;
+}
+
+std::optional<Diagnostics> last_lint_findings(const KnowledgeBase& kb,
+                                              std::optional<LastLint>& last) {
   if (!last || last->digest != kb.digest) return std::nullopt;
   return std::move(last->findings);
 }
 
-Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache) {
-  std::optional<Phase> step("read the last lint");
-  const auto stored = cache.find_last_lint();
-  std::optional<LastLint> last = stored ? LastLint::from_cbor(*stored) : std::nullopt;
+Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache,
+                            std::optional<LastLint> last) {
   if (last && last->digest == kb.digest) return std::move(last->findings);
+  std::optional<Phase> step("read the last lint's facts");
   if (last) {  // the facts, for the files that did not change
     const auto facts = cache.find_last_lint_facts();
     if (!facts || !last->add_facts(*facts)) last.reset();

@@ -195,10 +195,16 @@ void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next);
 
 class ParseCache;
 
-// A whole lint through `cache`: what the last whole lint found when the files are those it saw,
-// byte for byte; otherwise the incremental run_lint above, whose facts are stored for the next.
-Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache);
-// What the last whole lint through `cache` found, when it checked these files (kb.digest).
-std::optional<Diagnostics> last_lint_findings(const KnowledgeBase& kb, const ParseCache& cache);
+// The findings part of the last whole lint through `cache` (its digests and findings), if any.
+// Reads no entry: a caller can read it while the files are being listed and loaded.
+std::optional<LastLint> read_last_lint(const ParseCache& cache);
+// A whole lint through `cache`, given read_last_lint's `last`: what the last whole lint found
+// when the files are those it saw, byte for byte; otherwise the incremental run_lint above,
+// whose facts are stored for the next.
+Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache,
+                            std::optional<LastLint> last);
+// The findings of `last` (moved out of it) when it checked these files (kb.digest).
+std::optional<Diagnostics> last_lint_findings(const KnowledgeBase& kb,
+                                              std::optional<LastLint>& last);
 
 }  // namespace kbc
