@@ -150,8 +150,9 @@ void list_by_stamps(const FileSystem& fs, const std::string& root, EntryListing&
     } else {
       list_file(fs, root, path, listing.digests[i], listing.suppressions[i]);
       const FileStamps::Known* last = known.find(path);
-      teaches[i] = !last || !(last->stamp == *stamps[i]) || last->digest != listing.digests[i] ||
-                   next.settled(*stamps[i]);
+      const bool taught = !last || !(last->stamp == *stamps[i]) ||
+                          last->digest != listing.digests[i] || next.settled(*stamps[i]);
+      teaches[i] = taught ? 1 : 0;
     }
   });
   const auto stamped = static_cast<std::size_t>(
