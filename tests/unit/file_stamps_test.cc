@@ -7,12 +7,15 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "model/knowledge_base.h"
 #include "model/parse_cache.h"
@@ -160,4 +163,28 @@ TEST_CASE("a listing stores its stamp table only when it teaches the next listin
   REQUIRE(second);
   CHECK(second != first);
   CHECK(kbc::FileStamps::parse(*second).size() == 2);
+}
+
+TEST_CASE("a walk lists the files and links at every depth, sorted, and enters no linked folder") {
+  TempDir dir;
+  std::vector<std::string> files;
+  // 300 folders at the first level (more than the walk lists before it goes on every core),
+  // each with a file two and four levels down.
+  for (int i = 0; i < 300; ++i) {
+    const std::string top = "d" + std::to_string(i);
+    for (const std::string& file : {top + "/a/x.yaml", top + "/a/b/c/y.yaml"}) {
+      fs::create_directories((dir.root / file).parent_path());
+      std::ofstream(dir.root / file) << "id: x\n";
+      files.push_back(file);
+    }
+  }
+  std::ofstream(dir.root / "top.yaml") << "id: t\n";
+  files.push_back("top.yaml");
+  REQUIRE(::symlink((dir.root / "d1").c_str(), (dir.root / "d2/a/linked").c_str()) == 0);
+  REQUIRE(::symlink("top.yaml", (dir.root / "d3/a/b/c/link.yaml").c_str()) == 0);
+  std::sort(files.begin(), files.end());
+  const kbc::FileSystem::Listing listing = kbc::RealFileSystem().walk(dir.root.string());
+  CHECK(listing.files == files);
+  CHECK(listing.links == std::vector<std::string>{"d2/a/linked", "d3/a/b/c/link.yaml"});
+  CHECK_THROWS_AS(kbc::RealFileSystem().walk((dir.root / "none").string()), kbc::ToolError);
 }
