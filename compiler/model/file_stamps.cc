@@ -136,8 +136,12 @@ const FileStamps::Known* FileStamps::trusted(const std::string& path, const File
   return known && known->stamp == now && settled(now) ? known : nullptr;
 }
 
+bool FileStamps::recordable(const std::string& path) {
+  return path.find_first_of("\t\n") == std::string::npos;
+}
+
 void FileStamps::record(const std::string& path, Known known) {
-  if (path.find_first_of("\t\n") != std::string::npos) return;
+  if (!recordable(path)) return;
   try {  // text() can write them (a comment's text that is not UTF-8 cannot be)
     if (!known.suppressions.empty()) (void)suppressions_to_json(known.suppressions).dump();
   } catch (const std::exception&) {

@@ -42,7 +42,9 @@ class FileStamps {
   bool settled(const FileStamp& stamp) const;
   // What was recorded of `path` when `now` is its recorded stamp and settled.
   const Known* trusted(const std::string& path, const FileStamp& now) const;
-  // Records `path` (a path holding a tab or a line break is not recorded: it is always hashed).
+  // Whether record() keeps `path`: a path holding a tab or a line break is always hashed.
+  static bool recordable(const std::string& path);
+  // Records `path`, when it is recordable.
   void record(const std::string& path, Known known);
   std::size_t size() const { return files_.size(); }
 

@@ -150,13 +150,15 @@ void list_by_stamps(const FileSystem& fs, const std::string& root, EntryListing&
     } else {
       list_file(fs, root, path, listing.digests[i], listing.suppressions[i]);
       const FileStamps::Known* last = known.find(path);
-      const bool taught = !last || !(last->stamp == *stamps[i]) ||
-                          last->digest != listing.digests[i] || next.settled(*stamps[i]);
+      const bool taught = FileStamps::recordable(path) &&
+                          (!last || !(last->stamp == *stamps[i]) ||
+                           last->digest != listing.digests[i] || next.settled(*stamps[i]));
       teaches[i] = taught ? 1 : 0;
     }
   });
-  const auto stamped = static_cast<std::size_t>(
-      std::count_if(stamps.begin(), stamps.end(), [](const auto& s) { return s.has_value(); }));
+  std::size_t stamped = 0;  // what the table would hold
+  for (std::size_t i = 0; i < count; ++i)
+    stamped += stamps[i] && FileStamps::recordable(listing.files[i]) ? 1 : 0;
   if (stamped == known.size() && std::count(teaches.begin(), teaches.end(), 1) == 0) return;
   for (std::size_t i = 0; i < count; ++i) {
     if (stamps[i])

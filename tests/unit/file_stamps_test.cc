@@ -154,6 +154,10 @@ TEST_CASE("a listing stores its stamp table only when it teaches the next listin
   kbc::list_entry_files(fs, "kb", &cache);  // read again, but nothing new: not stored
   CHECK(cache.find_file_stamps() == first);
 
+  fs.files["kb/entries/cuda/tab\there.yaml"] = "id: cuda/t\n";  // never recorded
+  fs.stamps["kb/entries/cuda/tab\there.yaml"] = old_stamp(11, 3);
+  kbc::list_entry_files(fs, "kb", &cache);
+  CHECK(cache.find_file_stamps() == first);
   fs.files["kb/entries/cuda/b.yaml"] = "id: cuda/b\n";  // a new file, without a stamp
   kbc::list_entry_files(fs, "kb", &cache);
   CHECK(cache.find_file_stamps() == first);
