@@ -23,11 +23,13 @@ namespace {
 constexpr std::string_view kTooLarge = "too large ";
 
 // The digest and kbc-disable comments of the entry file at `path` (relative to the root); a file
-// over kMaxFileBytes is not read, and its digest names its size.
+// over kMaxFileBytes is not read, and its digest names its size. `stamp`, when the listing has
+// it, gives the size without asking the file system again.
 void list_file(const FileSystem& fs, const std::string& root, const std::string& path,
-               std::string& digest, std::vector<SuppressionComment>& suppressions) {
+               std::string& digest, std::vector<SuppressionComment>& suppressions,
+               const std::optional<FileStamp>& stamp = std::nullopt) {
   const std::string file = join_path(root, path);
-  const auto bytes = fs.size(file);
+  const auto bytes = stamp ? std::optional<std::uintmax_t>(stamp->size) : fs.size(file);
   if (bytes && *bytes > kMaxFileBytes) {  // refuse before reading it into memory
     digest = std::string(kTooLarge) + std::to_string(*bytes);
     return;
@@ -148,7 +150,7 @@ void list_by_stamps(const FileSystem& fs, const std::string& root, EntryListing&
       listing.digests[i] = same->digest;
       listing.suppressions[i] = same->suppressions;
     } else {
-      list_file(fs, root, path, listing.digests[i], listing.suppressions[i]);
+      list_file(fs, root, path, listing.digests[i], listing.suppressions[i], stamps[i]);
       const FileStamps::Known* last = known.find(path);
       const bool taught = FileStamps::recordable(path) &&
                           (!last || !(last->stamp == *stamps[i]) ||
