@@ -2,7 +2,6 @@
 // listing, and old enough, is not read again; any other is.
 #include "model/file_stamps.h"
 
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -19,6 +18,7 @@
 #include "base/file_system.h"
 #include "model/knowledge_base.h"
 #include "model/parse_cache.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -26,14 +26,7 @@ namespace {
 
 constexpr std::int64_t kHour = 3'600'000'000'000;
 
-struct TempDir {
-  fs::path root;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "kbc-stamps-XXXXXX").string();
-    root = mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(root); }
-};
+using kbc_test::TempDir;
 
 kbc::FileStamp old_stamp(std::uint64_t size, std::uint64_t inode) {
   const std::int64_t then = kbc::wall_clock_ns() - kHour;

@@ -2,7 +2,6 @@
 // what a killed one left.
 #include "base/output_stage.h"
 
-#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
@@ -16,19 +15,13 @@
 #include "base/diagnostic.h"
 #include "base/file_system.h"
 #include "base/output_tree.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path root;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "kbc-stage-XXXXXX").string();
-    root = mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(root); }
-};
+using kbc_test::TempDir;
 
 std::string read(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
