@@ -40,7 +40,9 @@ std::vector<ordered_json> bundle_records(const std::string& path) {
 // language whose signature the first record has a key for (signature_zh), as kbc build writes
 // every record.
 std::vector<Language> bundle_languages(const std::vector<ordered_json>& records) {
-  nlohmann::json list = {default_language_list().front()};
+  // Not `= {front}`: from one json, clang copies it (CWG 1467) where gcc makes an array of it.
+  nlohmann::json list = nlohmann::json::array();
+  list.push_back(default_language_list().front());
   const ordered_json first = records.empty() ? ordered_json::object() : records.front();
   for (const auto& [key, value] : first.items()) {
     const std::string code = key.starts_with("signature_") ? key.substr(10) : "";

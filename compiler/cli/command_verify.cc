@@ -10,6 +10,7 @@
 #include <ctime>
 #include <iostream>
 #include <map>
+#include <utility>
 
 #include "base/diagnostic.h"
 #include "base/file_system.h"
@@ -41,6 +42,15 @@ struct Outcome {
   double seconds = 0;
   bool captured = false;
 };
+
+// An outcome decided before the recipe ran (or without running it).
+Outcome outcome_of(const Entry* entry, std::string status, std::string reason) {
+  Outcome outcome;
+  outcome.entry = entry;
+  outcome.status = std::move(status);
+  outcome.reason = std::move(reason);
+  return outcome;
+}
 
 std::string cut(std::string_view line, std::size_t limit) {
   return line.size() <= limit ? std::string(line) : printable_utf8(line.substr(0, limit)) + "…";
@@ -310,7 +320,7 @@ std::vector<Outcome> run_recipes(const KnowledgeBase& kb, const std::vector<cons
     RecipeProblem problem;
     const auto recipe = read_recipe(*entry, kb.recipe_files, &problem);
     if (!recipe) {
-      outcomes.push_back({entry, "failed", "the recipe cannot run: " + problem.message});
+      outcomes.push_back(outcome_of(entry, "failed", "the recipe cannot run: " + problem.message));
       continue;
     }
     ordered_json environment = machine.environment();
@@ -321,11 +331,12 @@ std::vector<Outcome> run_recipes(const KnowledgeBase& kb, const std::vector<cons
     }
     const auto recorded = lock.find(entry->id());
     if (recorded != lock.end() && recorded->second.recipe_digest != recipe->digest)
-      outcomes.push_back({entry, "stale",
-                          "the recipe changed since its evidence of " + recorded->second.date +
-                              ", and it cannot run here: it " + unmet});
+      outcomes.push_back(outcome_of(entry, "stale",
+                                    "the recipe changed since its evidence of " +
+                                        recorded->second.date + ", and it cannot run here: it " +
+                                        unmet));
     else
-      outcomes.push_back({entry, "skipped", unmet});
+      outcomes.push_back(outcome_of(entry, "skipped", unmet));
   }
   return outcomes;
 }

@@ -57,7 +57,10 @@ std::vector<ordered_json> fixture_records() {
 }
 
 McpServer make_server(std::size_t max_message_bytes = kMaxMessageBytes) {
-  return McpServer(fixture_records(), {"9.9.9", max_message_bytes});
+  McpServerOptions options;
+  options.version = "9.9.9";
+  options.max_message_bytes = max_message_bytes;
+  return McpServer(fixture_records(), options);
 }
 
 // The reply to one message, parsed; it must be one line.
@@ -328,7 +331,10 @@ TEST_CASE("mcp search offers the knowledge base's languages, and searches each o
                        if (code == "ja") return json{{"english_name", "Japanese"}};
                        return built_in_strings(code);
                      });
-  const McpServer server(records, {"9.9.9", kMaxMessageBytes, languages});
+  McpServerOptions options;
+  options.version = "9.9.9";
+  options.languages = languages;
+  const McpServer server(records, options);
   const json tools = reply_to(server, R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
   const json& language = tools["result"]["tools"][2]["inputSchema"]["properties"]["language"];
   CHECK(language["enum"] == json::parse(R"(["en","ja"])"));
