@@ -128,7 +128,14 @@ std::vector<std::pair<std::string, std::string>> SearchIndex::files(
     out.emplace_back("search/t" + std::to_string(shards.size() - 1) + ".json", shard + "}\n");
     shard.clear();
   };
-  for (const auto& [term, list] : postings_) {  // byte order, which search.js bisects
+  std::vector<const std::pair<const std::string, std::vector<Posting>>*> terms;
+  terms.reserve(postings_.size());
+  for (const auto& item : postings_) terms.push_back(&item);
+  std::sort(terms.begin(), terms.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* item : terms) {  // byte order, which search.js bisects
+    const std::string& term = item->first;
+    const std::vector<Posting>& list = item->second;
     if (shard.size() >= kShardBytes) end_shard();
     if (shard.empty()) {
       shards.push_back(term);

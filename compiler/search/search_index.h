@@ -31,6 +31,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -74,7 +75,9 @@ class SearchIndex {
   };
   int weight(const Posting& posting) const;
 
-  std::map<std::string, std::vector<Posting>> postings_;
+  // Hashed while documents are added (100,000 entries make millions of terms); sorted once, in
+  // files().
+  std::unordered_map<std::string, std::vector<Posting>> postings_;
   std::vector<int> field_weights_;
   std::vector<double> field_tokens_;  // per field, the sum of its lengths
   std::map<std::string, std::string> glossary_;
