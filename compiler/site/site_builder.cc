@@ -91,26 +91,44 @@ ordered_json texts_field(const ordered_json& record, const char* key) {
 
 }  // namespace
 
-std::string match_data(const SiteModel& model, const Language& language,
-                       const MatchFigures& figures) {
-  ordered_json entries = ordered_json::array();
+MatchRows match_rows(const SiteModel& model, const MatchFigures& figures) {
   const auto& records = model.records();
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const ordered_json& r = *records[i];
-    const std::string signature = string_field(r, "signature");
-    const std::string regex = string_field(r, "regex");
-    const JsRegex js = is_blank(regex) ? JsRegex{} : js_regex(regex);
-    const SiteModel::Title title = model.title(i, language);
-    const auto rate = r.find("fix_success_rate");
-    entries.push_back(
-        {string_field(r, "id"), signature,
-         title.text == signature ? ordered_json() : ordered_json(title.text),
-         js.ok ? ordered_json(js.source) : ordered_json(), js.flags, regex_specificity(regex),
-         code_points(trim(signature)),
-         rate_permille(rate != r.end() && rate->is_number() ? rate->get<double>() : 0.0), js.needs,
-         figures.breadth_penalty.at(i), js.ok ? js_alternatives(regex) : ordered_json::array(),
-         texts_field(r, "aliases"), string_field(r, "error_code"), texts_field(r, "tags")});
-  }
+  MatchRows rows;
+  rows.around_title.resize(records.size());
+  parallel_blocks(records.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const ordered_json& r = *records[i];
+      const std::string signature = string_field(r, "signature");
+      const std::string regex = string_field(r, "regex");
+      const JsRegex js = is_blank(regex) ? JsRegex{} : js_regex(regex);
+      const auto rate = r.find("fix_success_rate");
+      const ordered_json id = string_field(r, "id");
+      const std::string text =
+          ordered_json{
+              id,
+              signature,
+              nullptr,
+              js.ok ? ordered_json(js.source) : ordered_json(),
+              js.flags,
+              regex_specificity(regex),
+              code_points(trim(signature)),
+              rate_permille(rate != r.end() && rate->is_number() ? rate->get<double>() : 0.0),
+              js.needs,
+              figures.breadth_penalty.at(i),
+              js.ok ? js_alternatives(regex) : ordered_json::array(),
+              texts_field(r, "aliases"),
+              string_field(r, "error_code"),
+              texts_field(r, "tags")}
+              .dump();
+      // "[id,signature," then null (the title's place), then the rest.
+      const std::size_t head = 1 + id.dump().size() + 1 + ordered_json(signature).dump().size() + 1;
+      rows.around_title[i] = {text.substr(0, head), text.substr(head + 4)};
+    }
+  });
+  return rows;
+}
+
+std::string match_data(const SiteModel& model, const Language& language, const MatchRows& rows) {
   const ordered_json reading{{"ansi", kAnsiPattern},         {"prefix", kPrefixPattern},
                              {"max_prefixes", kMaxPrefixes}, {"context", kContextPattern},
                              {"key", kKeyLinePattern},       {"frame", kPythonFramePattern}};
@@ -125,13 +143,28 @@ std::string match_data(const SiteModel& model, const Language& language,
                            {"min_near_score", kMinNearScore},
                            {"code_weight", kCodeWeight},
                            {"near_lines", kNearLines}};
-  return ordered_json{{"version", 2},
-                      {"lang", language.code},
-                      {"reading", reading},
-                      {"score", score},
-                      {"entries", entries}}
-             .dump() +
-         "\n";
+  std::string text = ordered_json{{"version", 2},
+                                  {"lang", language.code},
+                                  {"reading", reading},
+                                  {"score", score},
+                                  {"entries", ordered_json::array()}}
+                         .dump();
+  text.resize(text.size() - 2);  // "...,"entries":[]}" less its "]}"
+  const auto& records = model.records();
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const SiteModel::Title title = model.title(i, language);
+    if (i != 0) text += ',';
+    text += rows.around_title[i].first;
+    text += title.text == string_field(*records[i], "signature") ? "null"
+                                                                 : ordered_json(title.text).dump();
+    text += rows.around_title[i].second;
+  }
+  return text + "]}\n";
+}
+
+std::string match_data(const SiteModel& model, const Language& language,
+                       const MatchFigures& figures) {
+  return match_data(model, language, match_rows(model, figures));
 }
 
 namespace {
@@ -205,7 +238,7 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
   // For each of a language's three kinds of work, its files by path under site/. One list per
   // item, not per language: a language's items may fall in two workers' slices.
   std::vector<std::vector<std::pair<std::string, std::string>>> files(3 * languages.size());
-  const MatchFigures figures = match_figures(model, benign, memo);
+  const MatchRows match = match_rows(model, match_figures(model, benign, memo));
   parallel_slices(
       3 * languages.size(),
       [&](std::size_t begin, std::size_t end, std::size_t) {
@@ -218,7 +251,7 @@ void add_language_files(const SiteModel& model, const TemplateSet& templates,
             for (auto& [path, content] : search_index(model, language, strings[k / 3]))
               out.emplace_back(code + "/" + path, std::move(content));
           } else if (k % 3 == 1) {
-            out.emplace_back(code + "/match.json", match_data(model, language, figures));
+            out.emplace_back(code + "/match.json", match_data(model, language, match));
           } else {
             if (!renderer) renderer.emplace(templates, languages, strings);
             const json& text = strings[k / 3];

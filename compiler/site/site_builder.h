@@ -50,4 +50,13 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
 std::string match_data(const SiteModel& model, const Language& language,
                        const MatchFigures& figures);
 
+// What match.json's rows hold in every language (all but the title), each row's text before the
+// title and after it: made once for every language, on every core (a regex's JavaScript form is
+// the costly part).
+struct MatchRows {
+  std::vector<std::pair<std::string, std::string>> around_title;  // per record of the model
+};
+MatchRows match_rows(const SiteModel& model, const MatchFigures& figures);
+std::string match_data(const SiteModel& model, const Language& language, const MatchRows& rows);
+
 }  // namespace kbc
