@@ -337,6 +337,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   out.tree.observe(nullptr);
   out.problems = links.problems(out.tree);
   out.entries = files.size();
+  out.records = std::make_shared<std::vector<EntryFiles>>(std::move(files));
   return out;
 }
 

@@ -94,6 +94,7 @@ int run_build(const Arguments& arguments) {
     written = stage.commit(&progress);
   }
   report_built(config, built.entries, built.tree.size(), out_dir, written, failed.size());
+  kept_until_exit<std::shared_ptr<void>>(stage.release_manifests());
   return failed.empty() ? 0 : 1;
 }
 
