@@ -394,16 +394,6 @@ OutputStage::~OutputStage() {
   if (lock_ >= 0) ::close(lock_);
 }
 
-std::shared_ptr<void> OutputStage::release_manifests() {
-  using Manifests =
-      std::pair<std::unordered_map<std::string, File>, std::unordered_map<std::string, File>>;
-  const std::lock_guard<std::mutex> lock(mutex_);
-  auto manifests = std::make_shared<Manifests>(std::move(old_), std::move(new_));
-  old_.clear();
-  new_.clear();
-  return manifests;
-}
-
 void OutputStage::read_manifest() {
   std::string text = read_file(out_dir_ / kOutputMarker);
   // None, or an older kbc's empty marker.

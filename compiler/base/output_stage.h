@@ -35,6 +35,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "base/progress.h"
 
@@ -90,7 +91,12 @@ class OutputStage {
   // Hands over the memory of the manifests (the old and the new: 730,000 files each at 100,000
   // entries, a second to take apart), for a caller that leaves it to the process's exit. The
   // stage holds no files after it; call it after commit, or instead of it.
-  std::shared_ptr<void> release_manifests();
+  std::shared_ptr<void> release_manifests() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    using Files = decltype(old_);
+    return std::make_shared<std::pair<Files, Files>>(std::exchange(old_, {}),
+                                                     std::exchange(new_, {}));
+  }
 
  private:
   // Half a SHA-256 (32 hex digits) as bytes: a manifest of 730,000 files (100,000 entries) held
