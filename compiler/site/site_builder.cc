@@ -102,27 +102,22 @@ MatchRows match_rows(const SiteModel& model, const MatchFigures& figures) {
       const std::string regex = string_field(r, "regex");
       const JsRegex js = is_blank(regex) ? JsRegex{} : js_regex(regex);
       const auto rate = r.find("fix_success_rate");
-      const ordered_json id = string_field(r, "id");
-      const std::string text =
-          ordered_json{
-              id,
-              signature,
-              nullptr,
-              js.ok ? ordered_json(js.source) : ordered_json(),
-              js.flags,
-              regex_specificity(regex),
-              code_points(trim(signature)),
-              rate_permille(rate != r.end() && rate->is_number() ? rate->get<double>() : 0.0),
-              js.needs,
-              figures.breadth_penalty.at(i),
-              js.ok ? js_alternatives(regex) : ordered_json::array(),
-              texts_field(r, "aliases"),
-              string_field(r, "error_code"),
-              texts_field(r, "tags")}
-              .dump();
-      // "[id,signature," then null (the title's place), then the rest.
-      const std::size_t head = 1 + id.dump().size() + 1 + ordered_json(signature).dump().size() + 1;
-      rows.around_title[i] = {text.substr(0, head), text.substr(head + 4)};
+      // The row is "[id,signature," title ",rest...]": the parts around the title, dumped.
+      const ordered_json rest{
+          js.ok ? ordered_json(js.source) : ordered_json(),
+          js.flags,
+          regex_specificity(regex),
+          code_points(trim(signature)),
+          rate_permille(rate != r.end() && rate->is_number() ? rate->get<double>() : 0.0),
+          js.needs,
+          figures.breadth_penalty.at(i),
+          js.ok ? js_alternatives(regex) : ordered_json::array(),
+          texts_field(r, "aliases"),
+          string_field(r, "error_code"),
+          texts_field(r, "tags")};
+      rows.around_title[i] = {"[" + ordered_json(string_field(r, "id")).dump() + "," +
+                                  ordered_json(signature).dump() + ",",
+                              "," + rest.dump().substr(1)};
     }
   });
   return rows;
