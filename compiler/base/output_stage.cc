@@ -1,6 +1,5 @@
 #include "base/output_stage.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -9,16 +8,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <csignal>
 #include <cstring>
-#include <iterator>
 #include <memory>
-#include <sstream>
 #include <vector>
 
 #include "base/diagnostic.h"
 #include "base/digest.h"
 #include "base/file_system.h"
+#include "base/output_files.h"
 #include "base/parallel.h"
 
 namespace kbc {
@@ -32,16 +29,11 @@ constexpr std::string_view kManifestHeader = "kbc-output 2";
 constexpr std::string_view kManifestHeaderV1 = "kbc-output 1";
 // The manifest is written in pieces of about this many bytes.
 constexpr std::size_t kManifestPiece = std::size_t{1} << 20;
-constexpr std::string_view kJournal = ".kbc-journal";
-
-[[noreturn]] void fail(const std::string& what, const fs::path& path) {
-  throw ToolError("cannot " + what + " " + path.string() + ": " + std::strerror(errno));
-}
 
 // Writes `content` to `path`, creating or truncating it; never follows a symbolic link.
 int open_for_writing(const fs::path& path) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-  if (fd < 0) fail("write", path);
+  if (fd < 0) fail_on("write", path);
   return fd;
 }
 
@@ -55,7 +47,7 @@ void write_all(int fd, std::string_view content, const fs::path& path) {
       const int error = errno;
       ::close(fd);
       errno = error;
-      fail("write", path);
+      fail_on("write", path);
     }
     written += static_cast<std::size_t>(n);
   }
@@ -64,12 +56,38 @@ void write_all(int fd, std::string_view content, const fs::path& path) {
 void write_file(const fs::path& path, std::string_view content) {
   const int fd = open_for_writing(path);
   write_all(fd, content, path);
-  if (::close(fd) != 0) fail("write", path);
+  if (::close(fd) != 0) fail_on("write", path);
 }
 
 // The file's bytes, "" when it cannot be read (or is a link).
 std::string read_file(const fs::path& path) {
   return read_whole_file_not_link(path.string()).value_or("");
+}
+
+// Calls `line` with each line of the file at `path` (not a link), without its newline, reading
+// a piece at a time, until it returns false. False when the file cannot be read.
+template <typename Line>
+bool read_lines(const fs::path& path, Line line) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return false;
+  std::string text;
+  std::vector<char> buffer(kManifestPiece);
+  bool more = true, read = true;
+  while (more) {
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) read = false;
+    if (n <= 0) break;
+    text.append(buffer.data(), n);
+    std::size_t start = 0;
+    for (std::size_t end; more && (end = text.find('\n', start)) != std::string::npos;
+         start = end + 1)
+      more = line(std::string_view(text).substr(start, end - start));
+    text.erase(0, start);
+  }
+  if (more && read && !text.empty()) line(std::string_view(text));
+  ::close(fd);
+  return read;
 }
 
 // True when `path` is a regular file (not a link to one) holding exactly `content`.
@@ -133,21 +151,6 @@ fs::path sibling(const fs::path& out_dir, std::string_view suffix) {
   return out_dir.parent_path() / hidden_name(out_dir, suffix);
 }
 
-// Removes a whole tree, its top-level parts on every core; never follows a link.
-void remove_tree(const fs::path& dir) {
-  std::vector<fs::path> parts;
-  std::error_code error;
-  for (const auto& item : fs::directory_iterator(dir, error)) parts.push_back(item.path());
-  parallel_slices(
-      parts.size(),
-      [&](std::size_t begin, std::size_t end, std::size_t) {
-        std::error_code ignored;
-        for (std::size_t i = begin; i < end; ++i) fs::remove_all(parts[i], ignored);
-      },
-      /*grain=*/1);
-  fs::remove_all(dir, error);
-}
-
 // Removes what earlier versions of kbc kept beside the output: the spare tree, and staging
 // folders of killed builds (`.<name>.tmp-<pid>-<n>`; the lock is held, so none is in use).
 void remove_older_leftovers(const fs::path& out_dir) {
@@ -162,173 +165,6 @@ void remove_older_leftovers(const fs::path& out_dir) {
         fs::exists(item.path() / kOutputMarker, error))
       remove_tree(item.path());
   }
-}
-
-// Makes the folder `relative` (under `root`) and its parents real folders: a link or a file
-// where one is wanted is removed first, so nothing is ever written through a link.
-void make_real_folders(const fs::path& root, const std::string& relative,
-                       std::set<std::string>& made) {
-  for (std::size_t end = 0; end != std::string::npos;) {
-    end = relative.find('/', end + 1);
-    const std::string folder = relative.substr(0, end);
-    if (folder.empty() || made.count(folder)) continue;
-    const fs::path path = root / folder;
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
-      std::error_code error;
-      fs::remove(path, error);
-    }
-    if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) fail("make the folder", path);
-    made.insert(folder);
-  }
-}
-
-std::string parent_of(const std::string& path);
-
-// Whether every folder above `path` (under `root`) is a real folder, not a link: a path of the
-// manifest under a link put in the output by hand is not kbc's to remove.
-bool under_real_folders(const fs::path& root, const std::string& path,
-                        std::set<std::string>& checked) {
-  for (std::size_t slash = path.find('/'); slash != std::string::npos;
-       slash = path.find('/', slash + 1)) {
-    const std::string folder = path.substr(0, slash);
-    if (checked.count(folder)) continue;
-    struct stat st {};
-    if (::lstat((root / folder).c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
-    checked.insert(folder);
-  }
-  return true;
-}
-
-std::string parent_of(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? std::string() : path.substr(0, slash);
-}
-
-// Removes the folders above `path` that are left empty, up to the output folder.
-void remove_empty_parents(const fs::path& root, std::string path) {
-  for (path = parent_of(path); !path.empty(); path = parent_of(path)) {
-    if (::rmdir((root / path).c_str()) != 0) return;
-  }
-}
-
-struct Journal {
-  std::vector<std::string> remove, move;
-};
-
-std::string journal_text(const Journal& journal) {
-  std::string text;
-  for (const std::string& path : journal.remove) text.append("remove\t").append(path) += '\n';
-  for (const std::string& path : journal.move) text.append("move\t").append(path) += '\n';
-  return text;
-}
-
-Journal parse_journal(const std::string& text) {
-  Journal journal;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    const std::size_t tab = line.find('\t');
-    if (tab == std::string::npos) continue;
-    (line.compare(0, tab, "remove") == 0 ? journal.remove : journal.move)
-        .push_back(line.substr(tab + 1));
-  }
-  return journal;
-}
-
-// Carries out a valid journal: removes, then moves each staged file over its target (a file
-// already moved is skipped, so a journal can be carried out again after a kill), the manifest
-// last; then drops the journal and the staging folder.
-void apply_journal(const fs::path& out_dir, const fs::path& staging, Progress* progress) {
-  const Journal journal = parse_journal(read_file(staging / kJournal));
-  std::set<std::string> real;
-  for (const std::string& path : journal.remove) {
-    if (!under_real_folders(out_dir, path, real)) continue;
-    std::error_code error;
-    fs::remove_all(out_dir / path, error);
-    remove_empty_parents(out_dir, path);
-  }
-  if (progress) progress->start("writing", journal.move.size());
-  std::set<std::string> made;
-  for (const std::string& path : journal.move) {
-    const fs::path from = staging / path, to = out_dir / path;
-    if (progress) progress->advance();
-    struct stat st {};
-    if (::lstat(from.c_str(), &st) != 0) continue;  // moved before the last build was killed
-    make_real_folders(out_dir, parent_of(path), made);
-    struct stat target {};
-    if (::lstat(to.c_str(), &target) == 0 && S_ISDIR(target.st_mode)) fs::remove_all(to);
-    if (::rename(from.c_str(), to.c_str()) != 0) fail("replace", to);
-  }
-  if (progress) progress->clear();
-  if (::unlink((staging / kJournal).c_str()) != 0) fail("remove", staging / kJournal);
-  remove_tree(staging);
-}
-
-// What one folder of the output holds that the new tree does not (stale files, and anything that
-// is not a regular file or folder where the tree wants one), and the folders it keeps.
-struct FolderScan {
-  std::vector<std::string> stale, kept;
-};
-
-template <typename Wanted>
-FolderScan scan_folder(int root, const std::string& folder, const Wanted& wanted_file,
-                       const std::set<std::string>& folders) {
-  FolderScan scan;
-  const int fd = ::openat(root, folder.empty() ? "." : folder.c_str(),
-                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  const std::unique_ptr<DIR, int (*)(DIR*)> listing(fd < 0 ? nullptr : ::fdopendir(fd), ::closedir);
-  if (!listing) {
-    if (fd >= 0) ::close(fd);
-    fail("list", folder);
-  }
-  while (const dirent* item = ::readdir(listing.get())) {
-    const std::string_view name = item->d_name;
-    if (name == "." || name == "..") continue;
-    std::string path = folder.empty() ? std::string(name) : folder + "/" + item->d_name;
-    unsigned char type = item->d_type;
-    if (type == DT_UNKNOWN) {
-      struct stat st {};
-      type = ::fstatat(fd, item->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ? DT_UNKNOWN
-             : S_ISDIR(st.st_mode)                                      ? DT_DIR
-             : S_ISREG(st.st_mode)                                      ? DT_REG
-                                                                        : DT_UNKNOWN;
-    }
-    const bool keep = type == DT_DIR   ? folders.count(path) > 0
-                      : type == DT_REG ? wanted_file(path) || path == kOutputMarker
-                                       : false;
-    if (!keep)
-      scan.stale.push_back(std::move(path));
-    else if (type == DT_DIR)
-      scan.kept.push_back(std::move(path));
-  }
-  return scan;
-}
-
-// Everything in the output at `dir` that is not a file `wanted_file` accepts or a folder of one,
-// listed one depth at a time, the folders of each depth on every core.
-template <typename Wanted>
-std::vector<std::string> find_stale(const fs::path& dir, const Wanted& wanted_file,
-                                    const std::set<std::string>& folders) {
-  const int root = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (root < 0) fail("open", dir);
-  std::vector<std::string> depth = {""}, stale;
-  while (!depth.empty()) {
-    std::vector<FolderScan> scans(depth.size());
-    parallel_slices(
-        depth.size(),
-        [&](std::size_t begin, std::size_t end, std::size_t) {
-          for (std::size_t i = begin; i < end; ++i)
-            scans[i] = scan_folder(root, depth[i], wanted_file, folders);
-        },
-        16);
-    depth.clear();
-    for (FolderScan& scan : scans) {
-      std::move(scan.stale.begin(), scan.stale.end(), std::back_inserter(stale));
-      std::move(scan.kept.begin(), scan.kept.end(), std::back_inserter(depth));
-    }
-  }
-  ::close(root);
-  return stale;
 }
 
 bool is_hex_digest(std::string_view text) { return text.size() == 32 && is_hex(text); }
@@ -362,7 +198,7 @@ OutputStage::OutputStage(const std::string& out_dir, bool verify)
                     "; the folder that holds it must be writable");
   }
   while (::flock(lock_, LOCK_EX) != 0) {
-    if (errno != EINTR) fail("lock", lock);
+    if (errno != EINTR) fail_on("lock", lock);
   }
   if (fs::is_symlink(staging_, error)) {
     fs::remove(staging_, error);
@@ -395,36 +231,40 @@ OutputStage::~OutputStage() {
 }
 
 void OutputStage::read_manifest() {
-  std::string text = read_file(out_dir_ / kOutputMarker);
-  // None, or an older kbc's empty marker.
-  if (!text.starts_with(kManifestHeader) && !text.starts_with(kManifestHeaderV1)) return;
-  const std::string_view header(text.data(), std::min(text.find('\n'), text.size()));
-  built_from_ = header.substr(std::min(header.size(), kManifestHeader.size() + 1));
-  held_ = std::max<std::ptrdiff_t>(std::count(text.begin(), text.end(), '\n') - 1, 0);
-  known_ = true;
-  manifest_ = std::move(text);  // indexed when a file is first put (index_manifest)
+  bool first = true;
+  std::size_t lines = 0;
+  read_lines(out_dir_ / kOutputMarker, [&](std::string_view line) {
+    if (!std::exchange(first, false)) return ++lines, true;
+    // None, or an older kbc's empty marker.
+    if (!line.starts_with(kManifestHeader) && !line.starts_with(kManifestHeaderV1)) return false;
+    built_from_ = line.substr(std::min(line.size(), kManifestHeader.size() + 1));
+    known_ = true;
+    return true;
+  });
+  held_ = known_ ? lines : 0;
 }
 
 void OutputStage::index_manifest() {
   std::call_once(indexed_, [this] {
-    const std::string text = std::move(manifest_);
     if (!known_) return;
-    // Read in place, line by line (a copy of the text is 89 MB at 100,000 entries).
-    const std::string_view all(text);
-    for (std::size_t end = std::min(all.find('\n'), all.size()), start = end + 1;
-         start < all.size(); start = end + 1) {
-      end = std::min(all.find('\n', start), all.size());
-      const std::string_view line = all.substr(start, end - start);
+    old_.reserve(held_);
+    new_.reserve(held_);
+    bool header = true, damaged = false;
+    // Read again, a piece at a time: the text is 89 MB at 100,000 entries.
+    const bool read = read_lines(out_dir_ / kOutputMarker, [&](std::string_view line) {
+      if (std::exchange(header, false)) return true;
       const std::size_t first = line.find('\t'), second = line.find('\t', first + 1);
       if (second == std::string_view::npos || !is_hex_digest(line.substr(0, first)))
-        return distrust_manifest();  // damaged: trusted no more than a missing one
+        return damaged = true, false;
       const std::size_t third = line.find('\t', second + 1);
       File& file = old_[std::string(line.substr(second + 1, third - second - 1))];
       file.digest = hash_of_hex(line.substr(0, first));
       std::from_chars(line.data() + first + 1, line.data() + second, file.size);
       file.keyed = third != std::string_view::npos;
       if (file.keyed) file.key = key_hash(line.substr(third + 1));
-    }
+      return true;
+    });
+    if (damaged || !read) distrust_manifest();  // trusted no more than a missing one
   });
 }
 
@@ -452,7 +292,8 @@ fs::path OutputStage::staged_path(const std::string& path) {
   // The staging folder is kbc's own, made fresh: its folders are made without a check for links,
   // and outside the lock (two threads may make the same one: EEXIST is success).
   std::call_once(staging_once_, [this] {
-    if (::mkdir(staging_.c_str(), 0755) != 0 && errno != EEXIST) fail("make the folder", staging_);
+    if (::mkdir(staging_.c_str(), 0755) != 0 && errno != EEXIST)
+      fail_on("make the folder", staging_);
     staging_made_ = true;
   });
   std::vector<std::string> missing;  // innermost first
@@ -464,7 +305,7 @@ fs::path OutputStage::staged_path(const std::string& path) {
   }
   for (auto folder = missing.rbegin(); folder != missing.rend(); ++folder) {
     const fs::path made = staging_ / *folder;
-    if (::mkdir(made.c_str(), 0755) != 0 && errno != EEXIST) fail("make the folder", made);
+    if (::mkdir(made.c_str(), 0755) != 0 && errno != EEXIST) fail_on("make the folder", made);
   }
   const std::lock_guard lock(mutex_);
   for (std::string& folder : missing) staged_folders_.insert(std::move(folder));
@@ -479,29 +320,27 @@ void OutputStage::put(const std::string& path, std::string_view content, std::st
   index_manifest();
   File file =
       made(hash_of_hex(std::string_view(digest_of(content)).substr(0, 32)), content.size(), key);
-  file.changed = verify_ ? !holds(out_dir_ / path, content) : !unchanged(path, file);
+  const File* old = old_file(path);
+  file.changed = verify_ ? !holds(out_dir_ / path, content) : !same(old, file);
   if (file.changed) write_file(staged_path(path), content);
-  const std::lock_guard lock(mutex_);
-  new_[path] = file;
+  hold(path, file, old);
 }
 
 bool OutputStage::reuse(const std::string& path, std::string_view key) {
   index_manifest();
   if (verify_ || !known_ || key.empty()) return false;
-  const auto old = old_.find(path);  // old_ is not written once the stage is open
-  if (old == old_.end() || !old->second.keyed || old->second.key != key_hash(key)) return false;
-  File file = old->second;
+  const File* old = old_file(path);
+  if (!old || !old->keyed || old->key != key_hash(key)) return false;
+  File file = *old;
   file.changed = false;
-  const std::lock_guard lock(mutex_);
-  new_[path] = file;
+  hold(path, file, old);
   return true;
 }
 
 bool OutputStage::drops_files() {
   index_manifest();
   const std::lock_guard lock(mutex_);
-  return std::any_of(old_.begin(), old_.end(),
-                     [this](const auto& file) { return !new_.count(file.first); });
+  return kept_ < old_.size();
 }
 
 void OutputStage::put_copy(const std::string& path, const std::string& source,
@@ -515,21 +354,26 @@ void OutputStage::put_copy(const std::string& path, const std::string& source,
     file = made(original.digest, original.size, key);
     source_staged = original.changed;
   }
-  file.changed = verify_ ? !holds(out_dir_ / path, content) : !unchanged(path, file);
+  const File* old = old_file(path);
+  file.changed = verify_ ? !holds(out_dir_ / path, content) : !same(old, file);
   if (file.changed) {  // linked to its source where that is staged too, else written
     const fs::path target = staged_path(path);
     ::unlink(target.c_str());
     if (!source_staged || ::link((staging_ / source).c_str(), target.c_str()) != 0)
       write_file(target, content);
   }
-  const std::lock_guard lock(mutex_);
-  new_[path] = file;
+  hold(path, file, old);
 }
 
-bool OutputStage::unchanged(const std::string& path, const File& file) const {
-  if (!known_) return false;
+const OutputStage::File* OutputStage::old_file(const std::string& path) const {
+  if (!known_) return nullptr;
   const auto old = old_.find(path);  // old_ is not written once the stage is open
-  return old != old_.end() && old->second.digest == file.digest && old->second.size == file.size;
+  return old == old_.end() ? nullptr : &old->second;
+}
+
+void OutputStage::hold(const std::string& path, const File& file, const File* old) {
+  const std::lock_guard lock(mutex_);
+  if (new_.insert_or_assign(path, file).second && old) ++kept_;
 }
 
 bool OutputStage::has(const std::string& path) const {
@@ -558,7 +402,7 @@ OutputStage::Summary OutputStage::commit(Progress* progress) {
     }
     journal.remove = find_stale(
         out_dir_, [&](const std::string& path) { return new_.count(path) > 0; }, folders);
-  } else {
+  } else if (kept_ < old_.size()) {
     for (const auto& [path, file] : old_) {
       if (!new_.count(path)) journal.remove.push_back(path);
     }
@@ -580,16 +424,16 @@ OutputStage::Summary OutputStage::commit(Progress* progress) {
   const fs::path manifest = staging_ / kOutputMarker;
   const int fd = open_for_writing(manifest);
   write_manifest([&](std::string_view piece) { write_all(fd, piece, manifest); });
-  if (::close(fd) != 0) fail("write", manifest);
+  if (::close(fd) != 0) fail_on("write", manifest);
   journal.move.push_back(std::string(kOutputMarker));  // last: the output is complete
   if (!fs::exists(out_dir_, error) || fs::is_empty(out_dir_, error)) {
     fs::remove(out_dir_, error);
-    if (::rename(staging_.c_str(), out_dir_.c_str()) != 0) fail("write", out_dir_);
+    if (::rename(staging_.c_str(), out_dir_.c_str()) != 0) fail_on("write", out_dir_);
     return summary;
   }
   write_file(staging_ / ".kbc-journal.tmp", journal_text(journal));
   if (::rename((staging_ / ".kbc-journal.tmp").c_str(), (staging_ / kJournal).c_str()) != 0)
-    fail("write", staging_ / kJournal);
+    fail_on("write", staging_ / kJournal);
   apply_journal(out_dir_, staging_, progress);
   return summary;
 }

@@ -112,13 +112,20 @@ class OutputStage {
   // A file of `size` bytes with `digest`, made from `key` (not known when empty).
   static File made(const Hash& digest, std::uint64_t size, std::string_view key);
   // Reads the manifest's first line (built_from) and counts its files; the rest is indexed by
-  // index_manifest when the first file is put (a build from the same inputs never does: the
-  // index of 730,000 files at 100,000 entries took two seconds).
+  // index_manifest (read again) when the first file is put (a build from the same inputs never
+  // does: the index of 730,000 files at 100,000 entries took two seconds).
   void read_manifest();
   void index_manifest();
   // Forgets the manifest: the output's files are compared byte for byte.
   void distrust_manifest();
-  bool unchanged(const std::string& path, const File& file) const;
+  // Whether `old`, the manifest's record of a file (or nullptr), has the bytes of `file`.
+  static bool same(const File* old, const File& file) {
+    return old && old->digest == file.digest && old->size == file.size;
+  }
+  // The manifest's record of `path`, or nullptr.
+  const File* old_file(const std::string& path) const;
+  // Adds `file` to the new output; `old`: the manifest's record of it.
+  void hold(const std::string& path, const File& file, const File* old);
   // The manifest's text, handed to `out` in pieces.
   void write_manifest(const std::function<void(std::string_view)>& out) const;
   // Where `path` is staged, its folders made.
@@ -130,13 +137,13 @@ class OutputStage {
   bool staging_made_ = false;
   std::once_flag staging_once_;
   int lock_ = -1;
-  std::string manifest_;  // its text, until indexed
   std::once_flag indexed_;
   std::size_t held_ = 0;                       // the files it lists
   std::unordered_map<std::string, File> old_;  // the manifest of the output as it is
   std::string built_from_, inputs_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, File> new_;
+  std::size_t kept_ = 0;  // files of new_ that old_ has: fewer than old_'s, and some go
   std::set<std::string> staged_folders_;
 };
 

@@ -120,10 +120,23 @@ TEST_CASE("a manifest of many pieces lists every file once, in order, and reads 
   for (int i = 0; i < kFiles; ++i) expected.push_back(path(i));
   std::sort(expected.begin(), expected.end());
   CHECK(listed == expected);
-  kbc::OutputStage again(out.string(), false);
-  for (int i = 0; i < kFiles; ++i) CHECK(again.reuse(path(i), std::string(32, 'b')));
-  CHECK(again.commit().written == 0);
-  CHECK(read(out / ".kbc-output") == manifest);
+  {
+    kbc::OutputStage again(out.string(), false);
+    for (int i = 0; i < kFiles; ++i) CHECK(again.reuse(path(i), std::string(32, 'b')));
+    CHECK_FALSE(again.drops_files());
+    CHECK(again.commit().written == 0);
+    CHECK(read(out / ".kbc-output") == manifest);
+  }
+  // Every file but the last, the first of them twice: one goes, and only it.
+  kbc::OutputStage fewer(out.string(), false);
+  for (int i = 0; i + 1 < kFiles; ++i) CHECK(fewer.reuse(path(i), std::string(32, 'b')));
+  fewer.put(path(0), "0", std::string(32, 'b'));
+  CHECK(fewer.drops_files());
+  const kbc::OutputStage::Summary summary = fewer.commit();
+  CHECK(summary.written == 0);
+  CHECK(summary.removed == 1);
+  CHECK_FALSE(fs::exists(out / path(kFiles - 1)));
+  CHECK(fs::exists(out / path(kFiles - 2)));
 }
 
 TEST_CASE("a manifest's first line is read at once, the rest when a file is put; damage counts") {

@@ -1,0 +1,205 @@
+#include "base/output_files.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iterator>
+#include <memory>
+#include <sstream>
+
+#include "base/diagnostic.h"
+#include "base/file_system.h"
+#include "base/output_stage.h"
+#include "base/parallel.h"
+
+namespace kbc {
+namespace fs = std::filesystem;
+
+void fail_on(const std::string& what, const fs::path& path) {
+  throw ToolError("cannot " + what + " " + path.string() + ": " + std::strerror(errno));
+}
+
+// Removes a whole tree, its top-level parts on every core; never follows a link.
+void remove_tree(const fs::path& dir) {
+  std::vector<fs::path> parts;
+  std::error_code error;
+  for (const auto& item : fs::directory_iterator(dir, error)) parts.push_back(item.path());
+  parallel_slices(
+      parts.size(),
+      [&](std::size_t begin, std::size_t end, std::size_t) {
+        std::error_code ignored;
+        for (std::size_t i = begin; i < end; ++i) fs::remove_all(parts[i], ignored);
+      },
+      /*grain=*/1);
+  fs::remove_all(dir, error);
+}
+
+std::string parent_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+std::string journal_text(const Journal& journal) {
+  std::string text;
+  for (const std::string& path : journal.remove) text.append("remove\t").append(path) += '\n';
+  for (const std::string& path : journal.move) text.append("move\t").append(path) += '\n';
+  return text;
+}
+
+Journal parse_journal(const std::string& text) {
+  Journal journal;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t tab = line.find('\t');
+    if (tab == std::string::npos) continue;
+    (line.compare(0, tab, "remove") == 0 ? journal.remove : journal.move)
+        .push_back(line.substr(tab + 1));
+  }
+  return journal;
+}
+
+namespace {
+
+// Makes the folder `relative` (under `root`) and its parents real folders: a link or a file
+// where one is wanted is removed first, so nothing is ever written through a link.
+void make_real_folders(const fs::path& root, const std::string& relative,
+                       std::set<std::string>& made) {
+  for (std::size_t end = 0; end != std::string::npos;) {
+    end = relative.find('/', end + 1);
+    const std::string folder = relative.substr(0, end);
+    if (folder.empty() || made.count(folder)) continue;
+    const fs::path path = root / folder;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+      std::error_code error;
+      fs::remove(path, error);
+    }
+    if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) fail_on("make the folder", path);
+    made.insert(folder);
+  }
+}
+
+// Whether every folder above `path` (under `root`) is a real folder, not a link: a path of the
+// manifest under a link put in the output by hand is not kbc's to remove.
+bool under_real_folders(const fs::path& root, const std::string& path,
+                        std::set<std::string>& checked) {
+  for (std::size_t slash = path.find('/'); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    const std::string folder = path.substr(0, slash);
+    if (checked.count(folder)) continue;
+    struct stat st {};
+    if (::lstat((root / folder).c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+    checked.insert(folder);
+  }
+  return true;
+}
+
+// Removes the folders above `path` that are left empty, up to the output folder.
+void remove_empty_parents(const fs::path& root, std::string path) {
+  for (path = parent_of(path); !path.empty(); path = parent_of(path)) {
+    if (::rmdir((root / path).c_str()) != 0) return;
+  }
+}
+
+}  // namespace
+
+void apply_journal(const fs::path& out_dir, const fs::path& staging, Progress* progress) {
+  const Journal journal = parse_journal(read_whole_file_not_link(staging / kJournal).value_or(""));
+  std::set<std::string> real;
+  for (const std::string& path : journal.remove) {
+    if (!under_real_folders(out_dir, path, real)) continue;
+    std::error_code error;
+    fs::remove_all(out_dir / path, error);
+    remove_empty_parents(out_dir, path);
+  }
+  if (progress) progress->start("writing", journal.move.size());
+  std::set<std::string> made;
+  for (const std::string& path : journal.move) {
+    const fs::path from = staging / path, to = out_dir / path;
+    if (progress) progress->advance();
+    struct stat st {};
+    if (::lstat(from.c_str(), &st) != 0) continue;  // moved before the last build was killed
+    make_real_folders(out_dir, parent_of(path), made);
+    struct stat target {};
+    if (::lstat(to.c_str(), &target) == 0 && S_ISDIR(target.st_mode)) fs::remove_all(to);
+    if (::rename(from.c_str(), to.c_str()) != 0) fail_on("replace", to);
+  }
+  if (progress) progress->clear();
+  if (::unlink((staging / kJournal).c_str()) != 0) fail_on("remove", staging / kJournal);
+  remove_tree(staging);
+}
+
+namespace {
+
+// What one folder of the output holds that the new tree does not (stale files, and anything that
+// is not a regular file or folder where the tree wants one), and the folders it keeps.
+struct FolderScan {
+  std::vector<std::string> stale, kept;
+};
+
+FolderScan scan_folder(int root, const std::string& folder,
+                       const std::function<bool(const std::string&)>& wanted_file,
+                       const std::set<std::string>& folders) {
+  FolderScan scan;
+  const int fd = ::openat(root, folder.empty() ? "." : folder.c_str(),
+                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  const std::unique_ptr<DIR, int (*)(DIR*)> listing(fd < 0 ? nullptr : ::fdopendir(fd), ::closedir);
+  if (!listing) {
+    if (fd >= 0) ::close(fd);
+    fail_on("list", folder);
+  }
+  while (const dirent* item = ::readdir(listing.get())) {
+    const std::string_view name = item->d_name;
+    if (name == "." || name == "..") continue;
+    std::string path = folder.empty() ? std::string(name) : folder + "/" + item->d_name;
+    unsigned char type = item->d_type;
+    if (type == DT_UNKNOWN) {
+      struct stat st {};
+      type = ::fstatat(fd, item->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ? DT_UNKNOWN
+             : S_ISDIR(st.st_mode)                                      ? DT_DIR
+             : S_ISREG(st.st_mode)                                      ? DT_REG
+                                                                        : DT_UNKNOWN;
+    }
+    const bool keep = type == DT_DIR   ? folders.count(path) > 0
+                      : type == DT_REG ? wanted_file(path) || path == kOutputMarker
+                                       : false;
+    if (!keep)
+      scan.stale.push_back(std::move(path));
+    else if (type == DT_DIR)
+      scan.kept.push_back(std::move(path));
+  }
+  return scan;
+}
+
+}  // namespace
+
+std::vector<std::string> find_stale(const fs::path& dir,
+                                    const std::function<bool(const std::string&)>& wanted_file,
+                                    const std::set<std::string>& folders) {
+  const int root = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (root < 0) fail_on("open", dir);
+  std::vector<std::string> depth = {""}, stale;
+  while (!depth.empty()) {
+    std::vector<FolderScan> scans(depth.size());
+    parallel_slices(
+        depth.size(),
+        [&](std::size_t begin, std::size_t end, std::size_t) {
+          for (std::size_t i = begin; i < end; ++i)
+            scans[i] = scan_folder(root, depth[i], wanted_file, folders);
+        },
+        16);
+    depth.clear();
+    for (FolderScan& scan : scans) {
+      std::move(scan.stale.begin(), scan.stale.end(), std::back_inserter(stale));
+      std::move(scan.kept.begin(), scan.kept.end(), std::back_inserter(depth));
+    }
+  }
+  ::close(root);
+  return stale;
+}
+
+}  // namespace kbc
