@@ -33,6 +33,15 @@ Digest& Digest::add(std::string_view text) {
   return *this;
 }
 
+Digest& Digest::add(std::span<const std::string_view> pieces) {
+  std::uint64_t size = 0;
+  for (const std::string_view piece : pieces) size += piece.size();
+  add(size);
+  for (const std::string_view piece : pieces)
+    EVP_DigestUpdate(state_->context, piece.data(), piece.size());
+  return *this;
+}
+
 std::string Digest::hex() {
   std::array<std::uint8_t, EVP_MAX_MD_SIZE> value;
   unsigned int size = 0;

@@ -21,6 +21,8 @@ class Digest {
   Digest& operator=(const Digest&) = delete;
 
   Digest& add(std::string_view text);
+  // The same as add() of the pieces' concatenation.
+  Digest& add(std::span<const std::string_view> pieces);
   Digest& add(std::uint64_t number);
   // The digest as 64 lowercase hex digits; the object may not be used after.
   std::string hex();

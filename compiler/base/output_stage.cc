@@ -53,10 +53,14 @@ void write_all(int fd, std::string_view content, const fs::path& path) {
   }
 }
 
-void write_file(const fs::path& path, std::string_view content) {
+void write_file(const fs::path& path, std::span<const std::string_view> pieces) {
   const int fd = open_for_writing(path);
-  write_all(fd, content, path);
+  for (const std::string_view piece : pieces) write_all(fd, piece, path);
   if (::close(fd) != 0) fail_on("write", path);
+}
+
+void write_file(const fs::path& path, std::string_view content) {
+  write_file(path, std::span<const std::string_view>(&content, 1));
 }
 
 // The file's bytes, "" when it cannot be read (or is a link).
@@ -317,12 +321,24 @@ OutputStage::File OutputStage::made(const Hash& digest, std::uint64_t size, std:
 }
 
 void OutputStage::put(const std::string& path, std::string_view content, std::string_view key) {
+  put_pieces(path, std::span<const std::string_view>(&content, 1), key);
+}
+
+void OutputStage::put_pieces(const std::string& path, std::span<const std::string_view> pieces,
+                             std::string_view key) {
   index_manifest();
-  File file =
-      made(hash_of_hex(std::string_view(digest_of(content)).substr(0, 32)), content.size(), key);
+  if (verify_ && pieces.size() != 1) {  // compared with the output's bytes whole
+    std::string whole;
+    for (const std::string_view piece : pieces) whole += piece;
+    return put(path, whole, key);
+  }
+  std::uint64_t size = 0;
+  for (const std::string_view piece : pieces) size += piece.size();
+  const std::string digest = Digest().add(pieces).hex();
+  File file = made(hash_of_hex(std::string_view(digest).substr(0, 32)), size, key);
   const File* old = old_file(path);
-  file.changed = verify_ ? !holds(out_dir_ / path, content) : !same(old, file);
-  if (file.changed) write_file(staged_path(path), content);
+  file.changed = verify_ ? !holds(out_dir_ / path, pieces[0]) : !same(old, file);
+  if (file.changed) write_file(staged_path(path), pieces);
   hold(path, file, old);
 }
 

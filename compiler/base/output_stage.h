@@ -32,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -59,6 +60,9 @@ class OutputStage {
   // when the output does not hold them already. `key`, when not empty, is a digest of what the
   // file was made from, recorded in the manifest for `reuse`.
   void put(const std::string& path, std::string_view content, std::string_view key = {});
+  // The same for a file whose bytes are `pieces`, one after the other, never held whole.
+  void put_pieces(const std::string& path, std::span<const std::string_view> pieces,
+                  std::string_view key = {});
   // Puts the output's file at `path` again, unread, when the manifest records it as made from
   // `key` (not empty): the file a build would make from the same inputs. False (nothing put)
   // otherwise, and always with verify.

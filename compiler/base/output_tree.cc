@@ -55,6 +55,14 @@ void OutputTree::add(std::string_view path, std::string content, std::string_vie
     keep(std::move(checked), std::move(content));
 }
 
+void OutputTree::add_pieces(std::string_view path, const std::vector<std::string_view>& pieces) {
+  std::string checked = checked_path(path);
+  if (stage_) return stage_->put_pieces(checked, pieces);
+  std::string content;
+  for (const std::string_view piece : pieces) content += piece;
+  keep(std::move(checked), std::move(content));
+}
+
 bool OutputTree::reuse(std::string_view path, const std::string& key) {
   return stage_ && stage_->reuse(checked_path(path), key);
 }

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/output_stage.h"
 
@@ -30,6 +31,9 @@ class OutputTree {
   void add(std::string_view path, std::string content);
   // The same, for a streamed tree recording `key`, a digest of what the file was made from.
   void add(std::string_view path, std::string content, std::string_view key);
+  // Adds a file whose bytes are `pieces`, one after the other: a streamed tree never holds them
+  // whole. For a file that is not a page (kb.json): the observer is not called.
+  void add_pieces(std::string_view path, const std::vector<std::string_view>& pieces);
   // Puts the output's file at `path` again, unread, when the last build made it from `key`: a
   // streamed tree only (else false), the observer not called. See OutputStage::reuse.
   bool reuse(std::string_view path, const std::string& key);

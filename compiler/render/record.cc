@@ -158,29 +158,31 @@ std::string translated_action(const ordered_json& record, const char* list, std:
 
 std::string record_text(const ordered_json& record) { return record.dump(2) + "\n"; }
 
+std::string bundle_piece(std::string_view record_text, bool first) {
+  // The separator (",\n  ", the first's "  "), then the text with "  " after each newline.
+  const std::string_view body =
+      record_text.substr(0, record_text.empty() ? 0 : record_text.size() - 1);
+  std::string piece;
+  piece.reserve(4 + body.size() + 2 * static_cast<std::size_t>(std::ranges::count(body, '\n')));
+  piece += first ? "  " : ",\n  ";
+  for (const char c : body) {
+    piece += c;
+    if (c == '\n') piece += "  ";
+  }
+  return piece;
+}
+
 std::string bundle_text(const std::vector<std::string_view>& record_texts) {
   if (record_texts.empty()) return "[]\n";
-  // Its size first, so that the bundle (318 MB at 100,000 entries) is one allocation: grown by
-  // doubling, it held up to three times that at once.
-  // "[\n", then each record's separator (",\n  ", the first's "  ") and indented text, "\n]\n".
-  std::size_t size = 2 - 2 + 3;
-  for (const std::string_view text : record_texts) {
-    const std::string_view body = text.substr(0, text.empty() ? 0 : text.size() - 1);
-    size += 4 + body.size() + 2 * static_cast<std::size_t>(std::ranges::count(body, '\n'));
-  }
+  std::vector<std::string> pieces;
+  std::size_t size = 2 + 3;  // "[\n" and "\n]\n"
+  for (std::size_t r = 0; r < record_texts.size(); ++r)
+    size += pieces.emplace_back(bundle_piece(record_texts[r], r == 0)).size();
   std::string bundle;
   bundle.reserve(size);
   bundle += "[\n";
-  for (std::size_t r = 0; r < record_texts.size(); ++r) {
-    const std::string_view text = record_texts[r];
-    bundle += r == 0 ? "  " : ",\n  ";
-    for (std::size_t k = 0; k + 1 < text.size(); ++k) {  // its final newline left out
-      bundle += text[k];
-      if (text[k] == '\n') bundle += "  ";
-    }
-  }
-  bundle += "\n]\n";
-  return bundle;
+  for (const std::string& piece : pieces) bundle += piece;
+  return bundle += "\n]\n";
 }
 
 std::string string_field(const nlohmann::ordered_json& object, const char* key) {

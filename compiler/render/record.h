@@ -50,7 +50,11 @@ std::string record_text(const nlohmann::ordered_json& record);
 
 // kb.json: the array of the records, as the dump of that array with two-space indents would
 // write it, made from their record_text (each indented one level further) without dumping
-// them again.
+// them again. It is "[\n", each record's bundle_piece, then "\n]\n" ("[]\n" without records),
+// which a build writes a piece at a time.
 std::string bundle_text(const std::vector<std::string_view>& record_texts);
+// A record's part of kb.json: the separator before it (`first`: none) and its record_text,
+// indented one level further, without its final newline.
+std::string bundle_piece(std::string_view record_text, bool first);
 
 }  // namespace kbc

@@ -139,6 +139,32 @@ TEST_CASE("a manifest of many pieces lists every file once, in order, and reads 
   CHECK(fs::exists(out / path(kFiles - 2)));
 }
 
+TEST_CASE("a file put in pieces holds their bytes, and is the file put whole") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  const std::vector<std::string_view> pieces = {"[\n", "  1", ",\n  2", "\n]\n"};
+  {
+    kbc::OutputStage stage(out.string(), false);
+    stage.put_pieces("kb.json", pieces);
+    CHECK(stage.commit().written == 1);
+  }
+  CHECK(read(out / "kb.json") == "[\n  1,\n  2\n]\n");
+  for (const bool verify : {false, true}) {
+    {
+      kbc::OutputStage whole(out.string(), verify);
+      whole.put("kb.json", "[\n  1,\n  2\n]\n");
+      CHECK(whole.commit().written == 0);
+    }
+    kbc::OutputStage again(out.string(), verify);
+    again.put_pieces("kb.json", pieces);
+    CHECK(again.commit().written == 0);
+  }
+  kbc::OutputStage other(out.string(), false);
+  other.put_pieces("kb.json", std::vector<std::string_view>{"[", "]\n"});
+  CHECK(other.commit().written == 1);
+  CHECK(read(out / "kb.json") == "[]\n");
+}
+
 TEST_CASE("a manifest's first line is read at once, the rest when a file is put; damage counts") {
   TempDir dir;
   const fs::path out = dir.root / "dist";
