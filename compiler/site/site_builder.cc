@@ -225,55 +225,50 @@ void add_all_entry_pages(const SiteModel& model, const TemplateSet& templates,
 
 // The other files of each language's folder: search index, match data, home, search, not-found
 // and domain pages, and the feed. The languages are spread over the cores, each worker with its
-// own renderer.
+// own renderer; each file goes to the tree as soon as it is made (held until all were, they were
+// 400 MB at 100,000 entries).
 void add_language_files(const SiteModel& model, const TemplateSet& templates,
                         const std::vector<json>& strings, OutputTree& tree,
                         const std::vector<BenignLine>* benign, BreadthMemo* memo) {
   const auto& languages = model.languages();
-  // For each of a language's three kinds of work, its files by path under site/. One list per
-  // item, not per language: a language's items may fall in two workers' slices.
-  std::vector<std::vector<std::pair<std::string, std::string>>> files(3 * languages.size());
   const MatchRows match = match_rows(model, match_figures(model, benign, memo));
+  // A language's three kinds of work are three items: a language's items may fall in two
+  // workers' slices.
   parallel_slices(
       3 * languages.size(),
       [&](std::size_t begin, std::size_t end, std::size_t) {
         std::optional<PageRenderer> renderer;
         for (std::size_t k = begin; k < end; ++k) {
           const Language& language = languages[k / 3];
+          const std::string folder = "site/" + language.code + "/";
           const std::string& code = language.code;
-          auto& out = files[k];
           if (k % 3 == 0) {
             for (auto& [path, content] : search_index(model, language, strings[k / 3]))
-              out.emplace_back(code + "/" + path, std::move(content));
+              tree.add(folder + path, std::move(content));
           } else if (k % 3 == 1) {
-            out.emplace_back(code + "/match.json", match_data(model, language, match));
+            tree.add(folder + "match.json", match_data(model, language, match));
           } else {
             if (!renderer) renderer.emplace(templates, languages, strings);
             const json& text = strings[k / 3];
-            out.emplace_back(code + "/index.html",
-                             renderer->page(code, "home", model.home_page(language, text)));
-            out.emplace_back(
-                code + "/search.html",
-                renderer->page(code, "search", model.plain_page("search", language, text)));
-            out.emplace_back(
-                code + "/404.html",
-                renderer->page(code, "not_found", model.plain_page("404", language, text)));
+            tree.add(folder + "index.html",
+                     renderer->page(code, "home", model.home_page(language, text)));
+            tree.add(folder + "search.html",
+                     renderer->page(code, "search", model.plain_page("search", language, text)));
+            tree.add(folder + "404.html",
+                     renderer->page(code, "not_found", model.plain_page("404", language, text)));
             for (const auto& [domain, members] : model.domains()) {
               for (std::size_t page = 1; page <= model.domain_page_count(domain); ++page)
-                out.emplace_back(site_domain_path(code, domain, page),
-                                 renderer->page(code, "domain",
-                                                model.domain_page(domain, language, text, page)));
+                tree.add("site/" + site_domain_path(code, domain, page),
+                         renderer->page(code, "domain",
+                                        model.domain_page(domain, language, text, page)));
             }
             if (!model.config().base_url.empty())
-              out.emplace_back(code + "/feed.xml",
-                               renderer->file("feed.xml", atom_feed_model(model, language, text)));
+              tree.add(folder + "feed.xml",
+                       renderer->file("feed.xml", atom_feed_model(model, language, text)));
           }
         }
       },
       1);
-  for (auto& item_files : files) {
-    for (auto& [path, content] : item_files) tree.add("site/" + path, std::move(content));
-  }
 }
 
 // The model of site/index.html, which sends a browser to the first language it prefers that the
