@@ -164,28 +164,115 @@ std::optional<LastLint> LastLint::from_cbor(std::string_view bytes) {
   return last;
 }
 
-bool LastLint::add_facts(const json& stored) {
-  try {
-    if (stored.at("digest").get<std::string>() != digest) return false;  // another lint's
-    std::map<std::string, EntryFacts> read;
-    for (const auto& [path, facts] : stored.at("entries").items()) {
-      EntryFacts& entry = read[path];
-      entry.digest = facts.at(0).get<std::string>();
-      entry.compiled = facts.at(1).get<bool>();
-      entry.atoms = facts.at(2).get<std::vector<std::string>>();
-      entry.required = facts.at(3).get<std::vector<std::string>>();
-      for (const json& hit : facts.at(4))
-        entry.hits.emplace_back(hit.at(0).get<std::string>(), hit.at(1).get<std::string>());
-      entry.benign_lines = facts.at(5).get<int>();
-      entry.some_benign = facts.at(6).get<std::vector<std::uint32_t>>();
-      entry.winner_candidates = facts.at(7).get<std::vector<std::string>>();
-      entry.winner = facts.at(8).get<std::string>();
-    }
-    entries = std::move(read);
-    return true;
-  } catch (const std::exception&) {
-    return false;  // damaged or foreign: lint everything
+namespace {
+
+// Reads what facts_json wrote, as CBOR, straight into EntryFacts (the document was 2.5 times the
+// facts it held: 126 MB of CBOR at 100,000 entries). Anything else fails the read.
+class FactsReader : public json::json_sax_t {
+ public:
+  std::string digest;
+  std::map<std::string, LastLint::EntryFacts> entries;
+  bool complete() const { return depth_ == 0 && seen_ == 3; }
+
+  bool null() override { return false; }
+  bool boolean(bool value) override {
+    if (depth_ != 3 || field_ != 1) return false;
+    entry_.compiled = value;
+    return ++field_, true;
   }
+  bool number_integer(number_integer_t value) override {
+    return value >= 0 && number(static_cast<number_unsigned_t>(value));
+  }
+  bool number_unsigned(number_unsigned_t value) override { return number(value); }
+  bool number_float(number_float_t, const string_t&) override { return false; }
+  bool binary(binary_t&) override { return false; }
+  bool string(string_t& value) override {
+    if (depth_ == 1 && key_ == "digest") return seen_ |= 1, digest = std::move(value), true;
+    if (depth_ == 3 && (field_ == 0 || field_ == 8)) {
+      (field_ == 0 ? entry_.digest : entry_.winner) = std::move(value);
+      return ++field_, true;
+    }
+    if (depth_ == 4 && (field_ == 2 || field_ == 3 || field_ == 7)) {
+      (field_ == 2   ? entry_.atoms
+       : field_ == 3 ? entry_.required
+                     : entry_.winner_candidates)
+          .push_back(std::move(value));
+      return true;
+    }
+    if (depth_ != 5 || hit_.size() >= 2) return false;
+    hit_.push_back(std::move(value));
+    return true;
+  }
+  bool start_object(std::size_t) override {
+    if (depth_ == 0 || (depth_ == 1 && key_ == "entries")) return ++depth_;
+    return false;
+  }
+  bool key(string_t& value) override {
+    key_ = std::move(value);
+    return depth_ == 1 || depth_ == 2;
+  }
+  bool end_object() override {
+    if (depth_ == 2) seen_ |= 2;
+    return (depth_ == 1 || depth_ == 2) && --depth_ >= 0;
+  }
+  bool start_array(std::size_t) override {
+    if (depth_ == 2) return entry_ = {}, field_ = 0, ++depth_;
+    const bool list = (field_ >= 2 && field_ <= 4) || field_ == 6 || field_ == 7;
+    if (depth_ == 3) return list && ++depth_;
+    if (depth_ == 4 && field_ == 4) return hit_.clear(), ++depth_;
+    return false;
+  }
+  bool end_array() override {
+    if (depth_ == 5) {
+      if (hit_.size() != 2) return false;
+      entry_.hits.emplace_back(std::move(hit_[0]), std::move(hit_[1]));
+    } else if (depth_ == 4) {
+      ++field_;
+    } else if (depth_ == 3) {
+      if (field_ != 9) return false;
+      entries[key_] = std::move(entry_);
+    } else {
+      return false;
+    }
+    return --depth_;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  bool number(number_unsigned_t value) {
+    if (depth_ == 3 && field_ == 5 && value <= std::numeric_limits<int>::max()) {
+      entry_.benign_lines = static_cast<int>(value);
+      return ++field_, true;
+    }
+    if (depth_ != 4 || field_ != 6 || value > std::numeric_limits<std::uint32_t>::max())
+      return false;
+    entry_.some_benign.push_back(static_cast<std::uint32_t>(value));
+    return true;
+  }
+
+  int depth_ = 0;  // 1 in the object, 2 in its entries, 3 in an entry's facts, 4 in a list, 5 a hit
+  int seen_ = 0;   // its two members, one bit each
+  std::string key_;  // the member's name at depth 1, the entry's path below
+  LastLint::EntryFacts entry_;
+  int field_ = 0;  // of the entry's nine
+  std::vector<std::string> hit_;
+};
+
+}  // namespace
+
+bool LastLint::add_facts(std::string_view cbor) {
+  FactsReader reader;
+  try {
+    if (!json::sax_parse(cbor, &reader, json::input_format_t::cbor) || !reader.complete())
+      return false;  // damaged or foreign: lint everything
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (reader.digest != digest) return false;  // another lint's
+  entries = std::move(reader.entries);
+  return true;
 }
 
 }  // namespace kbc

@@ -65,9 +65,9 @@ struct LastLint {
   // The digests and findings of `bytes`, findings_json's document as CBOR (facts_json's part
   // left empty); nullopt when it is not what findings_json wrote.
   static std::optional<LastLint> from_cbor(std::string_view bytes);
-  // Adds the facts of `facts`; false (and none added) when it is not what facts_json wrote for
-  // the same knowledge base.
-  bool add_facts(const nlohmann::json& facts);
+  // Adds the facts of `cbor`, facts_json's document as CBOR, read without the document; false
+  // (and none added) when it is not what facts_json wrote for the same knowledge base.
+  bool add_facts(std::string_view cbor);
 };
 
 }  // namespace kbc

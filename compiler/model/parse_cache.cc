@@ -175,8 +175,8 @@ std::optional<std::string> ParseCache::find_last_lint() const {
   return find_named_bytes(kLastLintName);
 }
 
-std::optional<json> ParseCache::find_last_lint_facts() const {
-  return find_named(kLastLintFactsName);
+std::optional<std::string> ParseCache::find_last_lint_facts() const {
+  return find_named_bytes(kLastLintFactsName);
 }
 
 void ParseCache::store_last_lint(const Writer& write) {

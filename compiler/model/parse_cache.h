@@ -45,9 +45,10 @@ class ParseCache {
   // What the last whole lint stored (lint/last_lint.h), if anything. Only the latest is kept.
   // In two parts (lint/last_lint.h); the facts are stored first, and a lint killed between the
   // two leaves facts that name another digest than the findings.
-  // The findings part as its CBOR bytes (LastLint::from_cbor reads them without a document).
+  // The findings part and the facts part as their CBOR bytes (LastLint::from_cbor and
+  // LastLint::add_facts read them without a document).
   std::optional<std::string> find_last_lint() const;
-  std::optional<nlohmann::json> find_last_lint_facts() const;
+  std::optional<std::string> find_last_lint_facts() const;
   // `write` puts the part's CBOR in the stream (LastLint::write_findings_cbor, ...).
   using Writer = std::function<bool(std::ostream&)>;
   void store_last_lint(const Writer& write);

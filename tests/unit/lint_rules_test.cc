@@ -188,16 +188,35 @@ TEST_CASE("the last lint is kept in two parts, and facts of another lint are ref
   CHECK(read->digest == "kb-1");
   CHECK(read->findings.size() == 1);
   CHECK(read->entries.empty());  // the facts are read only when asked for
-  REQUIRE(read->add_facts(last.facts_json()));
+  REQUIRE(read->add_facts(cbor(last.facts_json())));
   const kbc::LastLint::EntryFacts& back = read->entries.at("entries/a.yaml");
   CHECK(back.hits == facts.hits);
   CHECK(back.some_benign == facts.some_benign);
   CHECK(back.atoms == facts.atoms);
+  CHECK(back.digest == "file-1");
+  CHECK(back.compiled);
+  CHECK(back.benign_lines == 4);
+  CHECK(back.required == facts.required);
+  // Every field of every entry, through the reader that builds no document.
+  kbc::LastLint::EntryFacts& second = last.entries["entries/b.yaml"];
+  second.required = {"x", "y"};
+  second.hits = {{"entries/a.yaml", "/signature"}, {"entries/c.yaml", "/examples/0"}};
+  second.winner_candidates = {"entries/a.yaml", "entries/b.yaml"};
+  second.winner = "entries/a.yaml";
+  std::optional<kbc::LastLint> both = kbc::LastLint::from_cbor(cbor(last.findings_json()));
+  REQUIRE(both->add_facts(cbor(last.facts_json())));
+  CHECK(both->facts_json() == last.facts_json());
+  // What facts_json did not write is refused, whole: an entry's facts one short, or not CBOR.
+  nlohmann::json short_facts = last.facts_json();
+  short_facts["entries"]["entries/b.yaml"].erase(8);
+  CHECK_FALSE(both->add_facts(cbor(short_facts)));
+  CHECK_FALSE(both->add_facts("not CBOR"));
+  CHECK(both->facts_json() == last.facts_json());
 
   kbc::LastLint other = last;
   other.digest = "kb-2";
   std::optional<kbc::LastLint> mixed = kbc::LastLint::from_cbor(cbor(other.findings_json()));
-  CHECK_FALSE(mixed->add_facts(last.facts_json()));
+  CHECK_FALSE(mixed->add_facts(cbor(last.facts_json())));
   CHECK(mixed->entries.empty());
   CHECK_FALSE(kbc::LastLint::from_cbor(cbor(nlohmann::json::array())));
   CHECK_FALSE(kbc::LastLint::from_cbor("not CBOR"));
