@@ -248,10 +248,9 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
 // The bundle: every record, in id order, written a record at a time (bundle_text whole is 318 MB
 // at 100,000 entries, on top of the records' texts).
 void add_bundle(std::vector<EntryFiles>& files, OutputTree& tree) {
-  std::vector<std::string_view> pieces = {files.empty() ? "[]\n" : "[\n"};
-  for (const EntryFiles& file : files) pieces.push_back(file.bundle_piece);
-  if (!files.empty()) pieces.push_back("\n]\n");
-  tree.add_pieces("kb.json", pieces);
+  std::vector<std::string_view> records;
+  for (const EntryFiles& file : files) records.push_back(file.bundle_piece);
+  tree.add_pieces("kb.json", bundle_pieces(records));
   for (EntryFiles& file : files) std::string().swap(file.bundle_piece);
 }
 

@@ -172,17 +172,26 @@ std::string bundle_piece(std::string_view record_text, bool first) {
   return piece;
 }
 
+std::vector<std::string_view> bundle_pieces(const std::vector<std::string_view>& record_pieces) {
+  if (record_pieces.empty()) return {"[]\n"};
+  std::vector<std::string_view> pieces = {"[\n"};
+  pieces.insert(pieces.end(), record_pieces.begin(), record_pieces.end());
+  pieces.push_back("\n]\n");
+  return pieces;
+}
+
 std::string bundle_text(const std::vector<std::string_view>& record_texts) {
-  if (record_texts.empty()) return "[]\n";
-  std::vector<std::string> pieces;
-  std::size_t size = 2 + 3;  // "[\n" and "\n]\n"
+  std::vector<std::string> records;
   for (std::size_t r = 0; r < record_texts.size(); ++r)
-    size += pieces.emplace_back(bundle_piece(record_texts[r], r == 0)).size();
+    records.push_back(bundle_piece(record_texts[r], r == 0));
+  const std::vector<std::string_view> pieces =
+      bundle_pieces(std::vector<std::string_view>(records.begin(), records.end()));
+  std::size_t size = 0;
+  for (const std::string_view piece : pieces) size += piece.size();
   std::string bundle;
-  bundle.reserve(size);
-  bundle += "[\n";
-  for (const std::string& piece : pieces) bundle += piece;
-  return bundle += "\n]\n";
+  bundle.reserve(size);  // one allocation of its exact size
+  for (const std::string_view piece : pieces) bundle += piece;
+  return bundle;
 }
 
 std::string string_field(const nlohmann::ordered_json& object, const char* key) {

@@ -56,5 +56,8 @@ std::string bundle_text(const std::vector<std::string_view>& record_texts);
 // A record's part of kb.json: the separator before it (`first`: none) and its record_text,
 // indented one level further, without its final newline.
 std::string bundle_piece(std::string_view record_text, bool first);
+// kb.json as the pieces to write one after the other: "[\n", the records' bundle_piece, "\n]\n"
+// ("[]\n" without records).
+std::vector<std::string_view> bundle_pieces(const std::vector<std::string_view>& record_pieces);
 
 }  // namespace kbc
