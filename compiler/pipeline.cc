@@ -16,6 +16,7 @@
 #include "render/markdown_page.h"
 #include "render/record.h"
 #include "site/link_check.h"
+#include "site/record_row.h"
 #include "site/site_builder.h"
 #include "validate/schema_validator.h"
 
@@ -172,11 +173,13 @@ std::set<std::string> paths_with_errors(const Diagnostics& diagnostics) {
 
 namespace {
 
-// The files of one entry: its record and its pages.
+// The files of one entry: its record and its pages. The record is held as its text (a third of
+// what it takes as a JSON value) and the row the site's lists read (site/record_row.h).
 struct EntryFiles {
   std::string id;
   std::string path;  // the entry's file, relative to the root
-  nlohmann::ordered_json record;
+  std::string text;  // the record, as api/<id>.json holds it
+  RecordRow row;
   std::string bundle_piece;            // its part of kb.json (render/record.h)
   std::string digest;                  // of the record as api/<id>.json holds it
   const Evidence* evidence = nullptr;  // kbc verify's, when current and reproduced
@@ -225,19 +228,20 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
       file.id = built[i]->id();
       file.path = built[i]->path;
       file.evidence = kb.current_evidence(*built[i]);
-      file.record = published_record(*built[i], languages, file.evidence);
+      const nlohmann::ordered_json record = published_record(*built[i], languages, file.evidence);
       if (entry_done) entry_done(static_cast<std::size_t>(built[i] - kb.entries.data()));
-      std::string json = record_text(file.record);
-      file.digest = digest_of(json);
-      file.bundle_piece = bundle_piece(json, i == 0);
+      file.text = record_text(record);
+      file.row = record_row(record, languages);
+      file.digest = digest_of(file.text);
+      file.bundle_piece = bundle_piece(file.text, i == 0);
       const std::string api = "api/" + file.id + ".json";
-      tree.add_with_copy(api, "site/" + api, std::move(json));
+      tree.add_with_copy(api, "site/" + api, file.text);
       for (std::size_t l = 0; l < languages.size(); ++l) {
         const std::string md = "md/" + languages[l].code + "/" + file.id + ".md";
         // A page reads its record only: the same record, the same page.
         std::string key = site_digest.empty() ? "" : page_key(site_digest, languages[l], file);
         if (!tree.reuse_with_copy(md, "site/" + md, key))
-          tree.add_with_copy(md, "site/" + md, renderers[l].render(file.record), key);
+          tree.add_with_copy(md, "site/" + md, renderers[l].render(record), key);
       }
       if (progress) progress->advance();
     }
@@ -309,12 +313,12 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
       render_entries(kb, entries_to_build(kb, excluded), templates, options.site_digest,
                      options.entry_done, out.tree, options.progress);
   add_bundle(files, out.tree);
-  std::vector<const nlohmann::ordered_json*> records;
+  std::vector<RecordRow> rows;
   std::vector<std::string> paths;
   std::vector<const Evidence*> evidence;
   std::vector<std::string> digests;
   for (EntryFiles& file : files) {
-    records.push_back(&file.record);
+    rows.push_back(std::move(file.row));
     paths.push_back(file.path);
     evidence.push_back(file.evidence);
     digests.push_back(std::move(file.digest));
@@ -322,7 +326,11 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   phase.emplace("site");
   return_free_memory();
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
-  SiteModel model(records, config, kb.languages);
+  // An entry page rendered reads its record again from its text.
+  SiteModel model(
+      std::move(rows),
+      [&files](std::size_t i) { return nlohmann::ordered_json::parse(files[i].text); }, config,
+      kb.languages);
   model.set_source_paths(std::move(paths));
   model.set_evidence(std::move(evidence));
   if (!options.site_digest.empty()) model.set_digests(options.site_digest, std::move(digests));

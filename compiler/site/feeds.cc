@@ -17,17 +17,15 @@ json atom_feed_model(const SiteModel& model, const Language& language, const jso
   const std::string& base = model.config().base_url;
   const std::string root = base + language.code + "/";
   const auto recent = model.recently_updated(20);
-  const std::string updated = recent.empty()
-                                  ? "1970-01-01"
-                                  : string_field(*model.records()[recent.front()], "last_updated");
+  const std::string updated =
+      recent.empty() ? "1970-01-01" : model.row(recent.front()).last_updated;
   json entries = json::array();
   for (std::size_t i : recent) {
-    const ordered_json& r = *model.records()[i];
-    entries.push_back(
-        {{"title", model.title(i, language).text},
-         {"url", base + site_entry_path(language.code, string_field(r, "id"))},
-         {"updated", date_time(string_field(r, "last_updated"))},
-         {"summary", first_sentence(localized_field(r, "root_cause", language), 300)}});
+    const RecordRow& r = model.row(i);
+    entries.push_back({{"title", model.title(i, language).text},
+                       {"url", base + site_entry_path(language.code, r.id)},
+                       {"updated", date_time(r.last_updated)},
+                       {"summary", first_sentence(model.root_cause(i, language), 300)}});
   }
   return {{"lang", language.html_lang},
           {"title", model.config().title + " — " +
@@ -57,12 +55,10 @@ std::vector<SitemapPage> sitemap_pages(const SiteModel& model) {
     for (std::size_t k = 1; k <= model.domain_page_count(domain); ++k)
       pages.push_back({site_domain_path("", domain, k).substr(1), "", all});
   }
-  for (std::size_t i = 0; i < model.records().size(); ++i) {
-    const ordered_json& record = *model.records()[i];
-    std::vector<bool> in;
-    for (const Language& language : languages) in.push_back(model.translated(i, language));
-    pages.push_back({site_entry_path("", string_field(record, "id")).substr(1),
-                     string_field(record, "last_updated"), std::move(in)});
+  for (std::size_t i = 0; i < model.size(); ++i) {
+    const RecordRow& row = model.row(i);
+    pages.push_back({site_entry_path("", row.id).substr(1), row.last_updated,
+                     std::vector<bool>(row.translated.begin(), row.translated.end())});
   }
   return pages;
 }
@@ -112,14 +108,14 @@ std::vector<SitemapFile> sitemap_files(const SiteModel& model, std::size_t max_u
 namespace {
 
 // A record's line in llms.txt: its signature as the text of a link to its Markdown page.
-json llms_entry(const ordered_json& record, const std::string& base_pages) {
-  std::string title = string_field(record, "signature");
+json llms_entry(const RecordRow& row, const std::string& base_pages) {
+  std::string title = row.signature;
   for (char& c : title) {
     if (c == '[' || c == ']' || c == '\n') c = ' ';  // inside a Markdown link's text
   }
   return {{"title", title},
-          {"href", base_pages + string_field(record, "id") + ".md"},
-          {"summary", first_sentence(string_field(record, "root_cause"), 200)}};
+          {"href", base_pages + row.id + ".md"},
+          {"summary", first_sentence(row.root_causes.front(), 200)}};
 }
 
 // What llms.txt has of a knowledge base too large to list: each domain with its count and its
@@ -134,8 +130,8 @@ json llms_bounded(const SiteModel& model, const std::string& base_pages, std::si
   }
   json recent = json::array();
   for (std::size_t i : model.recently_updated(max_entries))
-    recent.push_back(llms_entry(*model.records()[i], base_pages));
-  return {{"total", std::to_string(model.records().size())},
+    recent.push_back(llms_entry(model.row(i), base_pages));
+  return {{"total", std::to_string(model.size())},
           {"domains", std::move(domains)},
           {"recent", std::move(recent)}};
 }
@@ -153,13 +149,13 @@ json llms_model(const SiteModel& model, const json& strings, std::size_t max_ent
                                                      : model.config().description},
       {"pages", pages},
       {"domains", json::array()}};
-  if (model.records().size() > max_entries) {
+  if (model.size() > max_entries) {
     llms["bounded"] = llms_bounded(model, base_pages, max_entries);
     return llms;
   }
   for (const auto& [domain, members] : model.domains()) {
     json entries = json::array();
-    for (std::size_t i : members) entries.push_back(llms_entry(*model.records()[i], base_pages));
+    for (std::size_t i : members) entries.push_back(llms_entry(model.row(i), base_pages));
     llms["domains"].push_back({{"name", domain}, {"entries", std::move(entries)}});
   }
   return llms;

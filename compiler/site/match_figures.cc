@@ -17,8 +17,8 @@ namespace {
 // Regexes compiled at once: as lint's chunks (lint/rule.h), for the same reason.
 constexpr std::size_t kBreadthChunk = 4096;
 
-std::string texts_digest(const std::vector<std::string>& ids,
-                         const std::vector<std::string>& signatures,
+std::string texts_digest(const std::vector<std::string_view>& ids,
+                         const std::vector<std::string_view>& signatures,
                          const std::vector<BenignLine>& benign) {
   Digest digest;
   digest.add("breadth texts 1").add(benign.size());
@@ -28,7 +28,7 @@ std::string texts_digest(const std::vector<std::string>& ids,
   return digest.hex();
 }
 
-std::string regex_key(const std::string& regex, std::string_view id) {
+std::string regex_key(std::string_view regex, std::string_view id) {
   return Digest().add(regex).add(error_of(id)).hex().substr(0, 32);
 }
 
@@ -56,12 +56,13 @@ std::optional<BreadthMemo> BreadthMemo::from_json(const nlohmann::json& stored) 
 MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>* benign,
                            BreadthMemo* memo) {
   const std::vector<BenignLine>& lines = benign ? *benign : builtin_benign_lines();
-  const std::size_t n = model.records().size();
-  std::vector<std::string> ids(n), signatures(n), regexes(n), keys(n);
+  const std::size_t n = model.size();
+  std::vector<std::string_view> ids(n), signatures(n), regexes(n);
+  std::vector<std::string> keys(n);
   for (std::size_t i = 0; i < n; ++i) {
-    ids[i] = string_field(*model.records()[i], "id");
-    signatures[i] = string_field(*model.records()[i], "signature");
-    regexes[i] = string_field(*model.records()[i], "regex");
+    ids[i] = model.row(i).id;
+    signatures[i] = model.row(i).signature;
+    regexes[i] = model.row(i).regex;
   }
   const std::string texts = texts_digest(ids, signatures, lines);
   const bool known = memo && memo->texts == texts;
@@ -78,10 +79,8 @@ MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>
     }
     unknown.push_back(i);
   }
-  const std::vector<std::string_view> id_views(ids.begin(), ids.end());
-  const std::vector<std::string_view> signature_views(signatures.begin(), signatures.end());
   std::optional<BreadthTexts> breadth_texts;  // the same for every chunk
-  if (!unknown.empty()) breadth_texts.emplace(signature_views, lines);
+  if (!unknown.empty()) breadth_texts.emplace(signatures, lines);
   for (std::size_t begin = 0; begin < unknown.size(); begin += kBreadthChunk) {
     const std::size_t end = std::min(unknown.size(), begin + kBreadthChunk);
     std::vector<std::optional<std::string_view>> patterns(n);
@@ -92,7 +91,7 @@ MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>
     const std::size_t direct =
         end - begin <= RegexBreadth::kDirectEntries ? RegexBreadth::kDirectEntries : 0;
     const RegexBreadth breadth(
-        index, [](std::size_t i) { return i; }, id_views, *breadth_texts, direct);
+        index, [](std::size_t i) { return i; }, ids, *breadth_texts, direct);
     const auto measure = [&](std::size_t k) {
       const Breadth b = breadth.of(unknown[k]);
       figures.breadth_penalty[unknown[k]] = breadth_penalty(b.benign_lines, b.other_errors);

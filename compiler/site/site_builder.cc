@@ -28,29 +28,22 @@ std::vector<std::pair<std::string, std::string>> search_index(const SiteModel& m
                                                               const Language& language,
                                                               const json& strings) {
   SearchIndex index;
-  const auto& records = model.records();
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const ordered_json& r = *records[i];
-    const std::string id = string_field(r, "id");
+  for (std::size_t i = 0; i < model.size(); ++i) {
+    const RecordRow& r = model.row(i);
+    const std::string& id = r.id;
     std::string keywords;
-    for (const char* key : {"tags", "aliases"}) {
-      if (const auto it = r.find(key); it != r.end() && it->is_array()) {
-        for (const auto& word : *it) {
-          if (word.is_string()) keywords += word.get<std::string>() + " ";
-        }
-      }
+    for (const std::vector<std::string>* words : {&r.tags, &r.aliases}) {
+      for (const std::string& word : *words) keywords += word + " ";
     }
     const std::string title = model.title(i, language).text;
-    const std::string root_cause = localized_field(r, "root_cause", language);
-    const std::string signature = string_field(r, "signature");
-    const std::string code = string_field(r, "error_code");
-    const std::string domain = string_field(r, "domain");
+    const std::string& root_cause = model.root_cause(i, language);
+    const std::string& code = r.error_code;
+    const std::string& domain = r.domain;
     std::vector<SearchIndex::Field> fields = {
-        {code, 10, true},    {title, 8, true},   {signature, 8, true},  {id, 6, false},
+        {code, 10, true},    {title, 8, true},   {r.signature, 8, true}, {id, 6, false},
         {keywords, 5, true}, {domain, 2, false}, {root_cause, 1, false}};
-    const std::string base_root_cause = string_field(r, "root_cause");
     // Readers of a translation search the base language's root cause too.
-    if (!language.base) fields.push_back({base_root_cause, 1, false});
+    if (!language.base) fields.push_back({r.root_causes.front(), 1, false});
     index.add({site_entry_path("", id).substr(1), title, code, id, domain,
                first_sentence(root_cause, 160)},
               fields);
@@ -79,45 +72,32 @@ ordered_json js_alternatives(const std::string& regex) {
   return out;
 }
 
-ordered_json texts_field(const ordered_json& record, const char* key) {
-  ordered_json out = ordered_json::array();
-  const auto it = record.find(key);
-  if (it == record.end() || !it->is_array()) return out;
-  for (const auto& item : *it) {
-    if (item.is_string()) out.push_back(item);
-  }
-  return out;
-}
-
 }  // namespace
 
 MatchRows match_rows(const SiteModel& model, const MatchFigures& figures) {
-  const auto& records = model.records();
   MatchRows rows;
-  rows.around_title.resize(records.size());
-  parallel_blocks(records.size(), [&](std::size_t begin, std::size_t end) {
+  rows.around_title.resize(model.size());
+  parallel_blocks(model.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      const ordered_json& r = *records[i];
-      const std::string signature = string_field(r, "signature");
-      const std::string regex = string_field(r, "regex");
+      const RecordRow& r = model.row(i);
+      const std::string& signature = r.signature;
+      const std::string& regex = r.regex;
       const JsRegex js = is_blank(regex) ? JsRegex{} : js_regex(regex);
-      const auto rate = r.find("fix_success_rate");
       // The row is "[id,signature," title ",rest...]": the parts around the title, dumped.
-      const ordered_json rest{
-          js.ok ? ordered_json(js.source) : ordered_json(),
-          js.flags,
-          regex_specificity(regex),
-          code_points(trim(signature)),
-          rate_permille(rate != r.end() && rate->is_number() ? rate->get<double>() : 0.0),
-          js.needs,
-          figures.breadth_penalty.at(i),
-          js.ok ? js_alternatives(regex) : ordered_json::array(),
-          texts_field(r, "aliases"),
-          string_field(r, "error_code"),
-          texts_field(r, "tags")};
-      rows.around_title[i] = {"[" + ordered_json(string_field(r, "id")).dump() + "," +
-                                  ordered_json(signature).dump() + ",",
-                              "," + rest.dump().substr(1)};
+      const ordered_json rest{js.ok ? ordered_json(js.source) : ordered_json(),
+                              js.flags,
+                              regex_specificity(regex),
+                              code_points(trim(signature)),
+                              rate_permille(r.fix_success_rate),
+                              js.needs,
+                              figures.breadth_penalty.at(i),
+                              js.ok ? js_alternatives(regex) : ordered_json::array(),
+                              r.aliases,
+                              r.error_code,
+                              r.tags};
+      rows.around_title[i] = {
+          "[" + ordered_json(r.id).dump() + "," + ordered_json(signature).dump() + ",",
+          "," + rest.dump().substr(1)};
     }
   });
   return rows;
@@ -145,13 +125,11 @@ std::string match_data(const SiteModel& model, const Language& language, const M
                                   {"entries", ordered_json::array()}}
                          .dump();
   text.resize(text.size() - 2);  // "...,"entries":[]}" less its "]}"
-  const auto& records = model.records();
-  for (std::size_t i = 0; i < records.size(); ++i) {
+  for (std::size_t i = 0; i < model.size(); ++i) {
     const SiteModel::Title title = model.title(i, language);
     if (i != 0) text += ',';
     text += rows.around_title[i].first;
-    text += title.text == string_field(*records[i], "signature") ? "null"
-                                                                 : ordered_json(title.text).dump();
+    text += title.text == model.row(i).signature ? "null" : ordered_json(title.text).dump();
     text += rows.around_title[i].second;
   }
   return text + "]}\n";
@@ -172,31 +150,32 @@ std::vector<json> all_strings(const SiteModel& model, const TemplateSet& templat
   return strings;
 }
 
-// Entry pages by number (k: language k / count, record k % count), on every core. With
+// Entry pages by number (k: record k / languages, language k % languages), on every core. With
 // `reuse`, a page the output holds from the same key is put again unread, and its number
-// returned; the others are rendered.
+// returned; the others are rendered, a record read whole once for its pages in every language.
 std::vector<std::size_t> add_entry_pages(const SiteModel& model, const TemplateSet& templates,
                                          const std::vector<json>& strings,
                                          const std::vector<std::size_t>& pages, bool reuse,
                                          OutputTree& tree, Progress* progress) {
   const auto& languages = model.languages();
-  const std::size_t count = model.records().size();
+  const std::size_t count = languages.size();
   if (progress) progress->start("pages", pages.size());
   std::vector<char> reused(pages.size(), 0);  // written by index, from the workers
   parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     std::optional<PageRenderer> renderer;
+    std::optional<std::pair<std::size_t, ordered_json>> whole;  // the last record read
     for (std::size_t n = begin; n < end; ++n) {
-      const std::size_t k = pages[n], l = k / count, i = k % count;
-      const std::string path =
-          "site/" + site_entry_path(languages[l].code, string_field(*model.records()[i], "id"));
+      const std::size_t k = pages[n], i = k / count, l = k % count;
+      const std::string path = "site/" + site_entry_path(languages[l].code, model.row(i).id);
       std::string key = model.entry_page_key(i, languages[l]);
       if (reuse && tree.reuse(path, key)) {
         reused[n] = 1;
       } else {
         if (!renderer) renderer.emplace(templates, languages, strings);
+        if (!whole || whole->first != i) whole.emplace(i, model.record(i));
         tree.add(path,
                  renderer->page(languages[l].code, "entry",
-                                model.entry_page(i, languages[l], strings[l])),
+                                model.entry_page(i, languages[l], strings[l], whole->second)),
                  key);
       }
       if (progress) progress->advance();
@@ -215,7 +194,7 @@ std::vector<std::size_t> add_entry_pages(const SiteModel& model, const TemplateS
 // again for the link check.
 void add_all_entry_pages(const SiteModel& model, const TemplateSet& templates,
                          const std::vector<json>& strings, OutputTree& tree, Progress* progress) {
-  std::vector<std::size_t> pages(model.records().size() * model.languages().size());
+  std::vector<std::size_t> pages(model.size() * model.languages().size());
   for (std::size_t k = 0; k < pages.size(); ++k) pages[k] = k;
   std::vector<std::size_t> reused =
       add_entry_pages(model, templates, strings, pages, true, tree, progress);

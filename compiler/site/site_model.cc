@@ -116,10 +116,10 @@ json pagination_data(std::size_t page, std::size_t pages, const json& strings, c
 }
 
 // `members` (record indexes, in id order) by category, then id: the order of a domain's list.
-std::vector<std::size_t> by_category(const std::vector<const ordered_json*>& records,
+std::vector<std::size_t> by_category(const std::vector<RecordRow>& rows,
                                      const std::vector<std::size_t>& members) {
-  std::vector<std::pair<std::string, std::size_t>> keyed;
-  for (std::size_t i : members) keyed.emplace_back(string_field(*records[i], "category"), i);
+  std::vector<std::pair<std::string_view, std::size_t>> keyed;
+  for (std::size_t i : members) keyed.emplace_back(rows[i].category, i);
   std::sort(keyed.begin(), keyed.end());
   std::vector<std::size_t> order;
   for (const auto& [category, i] : keyed) order.push_back(i);
@@ -160,20 +160,38 @@ std::string up_from(std::string_view path) {
   return up;
 }
 
-SiteModel::SiteModel(std::vector<const ordered_json*> records, SiteConfig config,
+SiteModel::SiteModel(std::vector<RecordRow> rows, RecordReader read, SiteConfig config,
                      std::vector<Language> languages)
-    : records_(std::move(records)),
+    : rows_(std::move(rows)),
+      read_(std::move(read)),
       config_(std::move(config)),
       languages_(std::move(languages)),
-      relations_(records_.size()) {
-  for (std::size_t i = 0; i < records_.size(); ++i) {
-    by_id_[string_field(*records_[i], "id")] = i;
-    domains_[string_field(*records_[i], "domain")].push_back(i);
+      relations_(rows_.size()) {
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    by_id_[rows_[i].id] = i;
+    domains_[rows_[i].domain].push_back(i);
   }
   for (const auto& [domain, members] : domains_)
-    domain_lists_[domain] = by_category(records_, members);
+    domain_lists_[domain] = by_category(rows_, members);
   add_relations();
 }
+
+namespace {
+
+std::vector<RecordRow> rows_of(const std::vector<const ordered_json*>& records,
+                               const std::vector<Language>& languages) {
+  std::vector<RecordRow> rows;
+  for (const ordered_json* record : records) rows.push_back(record_row(*record, languages));
+  return rows;
+}
+
+}  // namespace
+
+SiteModel::SiteModel(const std::vector<const ordered_json*>& records, SiteConfig config,
+                     const std::vector<Language>& languages)
+    : SiteModel(
+          rows_of(records, languages), [records](std::size_t i) { return *records[i]; },
+          std::move(config), languages) {}
 
 void SiteModel::add_relations() {
   const auto add = [](std::vector<Link>& links, const std::string& id, const ordered_json* edge) {
@@ -182,54 +200,46 @@ void SiteModel::add_relations() {
     }
     links.push_back({id, edge});
   };
-  const auto graph_list = [](const ordered_json& record, const char* key) -> const ordered_json& {
-    static const ordered_json kEmpty = ordered_json::array();
-    const auto it = record.find("transition_graph");
-    if (it == record.end() || !it->is_object()) return kEmpty;
-    return list_field(*it, key);
-  };
+  using Edges = std::vector<RecordRow::Edge> RecordRow::*;
   // First every entry's own links, then the reverse of everyone else's.
-  for (std::size_t i = 0; i < records_.size(); ++i) {
-    const std::string self = string_field(*records_[i], "id");
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const RecordRow& row = rows_[i];
     Relations& r = relations_[i];
-    for (const char* key : {"leads_to", "preceded_by", "frequently_confused_with"}) {
-      auto& links = key == std::string_view("leads_to")      ? r.leads_to
-                    : key == std::string_view("preceded_by") ? r.preceded_by
-                                                             : r.confused_with;
-      for (const auto& item : graph_list(*records_[i], key)) {
-        const std::string target = string_field(item, "error_id");
-        if (!target.empty() && target != self) add(links, target, &item);
+    for (const auto& [edges, links] :
+         {std::pair<Edges, std::vector<Link>*>{&RecordRow::leads_to, &r.leads_to},
+          {&RecordRow::preceded_by, &r.preceded_by},
+          {&RecordRow::confused_with, &r.confused_with}}) {
+      for (const RecordRow::Edge& edge : row.*edges) {
+        if (!edge.target.empty() && edge.target != row.id) add(*links, edge.target, &edge.item);
       }
     }
   }
-  for (std::size_t i = 0; i < records_.size(); ++i) {
-    const std::string self = string_field(*records_[i], "id");
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const RecordRow& row = rows_[i];
     // A transition's probability and condition describe the edge, whichever side states it;
     // a distinction is written from its author's side ("that one is...") and stays there.
-    const auto reverse = [&](const char* key, std::vector<Link> Relations::*other_side,
+    const auto reverse = [&](Edges edges, std::vector<Link> Relations::*other_side,
                              bool keep_detail) {
-      for (const auto& item : graph_list(*records_[i], key)) {
-        const auto target = by_id_.find(string_field(item, "error_id"));
+      for (const RecordRow::Edge& edge : row.*edges) {
+        const auto target = by_id_.find(edge.target);
         if (target == by_id_.end() || target->second == i) continue;
-        add(relations_[target->second].*other_side, self, keep_detail ? &item : nullptr);
+        add(relations_[target->second].*other_side, row.id, keep_detail ? &edge.item : nullptr);
       }
     };
-    reverse("leads_to", &Relations::preceded_by, true);
-    reverse("preceded_by", &Relations::leads_to, true);
-    reverse("frequently_confused_with", &Relations::confused_with, false);
+    reverse(&RecordRow::leads_to, &Relations::preceded_by, true);
+    reverse(&RecordRow::preceded_by, &Relations::leads_to, true);
+    reverse(&RecordRow::confused_with, &Relations::confused_with, false);
   }
 }
 
 std::vector<std::size_t> SiteModel::recently_updated(std::size_t limit) const {
-  std::vector<std::string> dates(records_.size());  // read once, not in every comparison
-  std::vector<std::size_t> order(records_.size());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    order[i] = i;
-    dates[i] = string_field(*records_[i], "last_updated");
-  }
+  std::vector<std::size_t> order(rows_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   // The first `limit` of the order a stable sort by date, newest first, would give.
   const auto newer = [&](std::size_t a, std::size_t b) {
-    return dates[a] != dates[b] ? dates[a] > dates[b] : a < b;
+    const std::string& x = rows_[a].last_updated;
+    const std::string& y = rows_[b].last_updated;
+    return x != y ? x > y : a < b;
   };
   const std::size_t kept = std::min(limit, order.size());
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kept), order.end(),
@@ -239,11 +249,17 @@ std::vector<std::size_t> SiteModel::recently_updated(std::size_t limit) const {
 }
 
 SiteModel::Title SiteModel::title(std::size_t record, const Language& language) const {
-  const ordered_json& r = *records_[record];
-  const std::string signature = string_field(r, "signature");
-  if (language.base) return {signature, false};
-  const std::string translated = string_field(r, language.key("signature").c_str());
-  return translated.empty() ? Title{signature, true} : Title{translated, false};
+  const RecordRow& row = rows_[record];
+  if (language.base) return {row.signature, false};
+  const std::string& translated = row.signatures[language_index(language)];
+  return translated.empty() ? Title{row.signature, true} : Title{translated, false};
+}
+
+std::size_t SiteModel::language_index(const Language& language) const {
+  for (std::size_t l = 0; l < languages_.size(); ++l) {
+    if (languages_[l].code == language.code) return l;
+  }
+  throw std::out_of_range("the site has no language " + language.code);
 }
 
 std::size_t SiteModel::title_room() const {
@@ -299,21 +315,17 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
 }
 
 bool SiteModel::translated(std::size_t record, const Language& language) const {
-  if (language.base) return true;
-  const ordered_json& r = *records_[record];
-  for (const char* key : {"signature", "root_cause", "workarounds", "dead_ends"}) {
-    const auto it = r.find(language.key(key));
-    if (it != r.end() && !(it->is_string() && is_blank(it->get<std::string>())) &&
-        !(it->is_array() && it->empty()) && !it->is_null())
-      return true;
-  }
-  return false;
+  return language.base || rows_[record].translated[language_index(language)];
 }
 
 MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
                                    const json& strings) const {
-  const ordered_json& r = *records_[index];
-  const std::string id = string_field(r, "id");
+  return entry_page(index, language, strings, read_(index));
+}
+
+MustacheData SiteModel::entry_page(std::size_t index, const Language& language, const json& strings,
+                                   const ordered_json& r) const {
+  const std::string& id = rows_[index].id;
   const std::string path = site_entry_path(language.code, id);
   const Title title_text = title(index, language);
   const std::string heading = short_title(title_text.text, string_field(r, "error_code"));
@@ -366,7 +378,7 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
 }
 
 std::string SiteModel::entry_page_key(std::size_t index, const Language& language) const {
-  if (site_digest_.empty() || record_digests_.size() != records_.size()) return "";
+  if (site_digest_.empty() || record_digests_.size() != rows_.size()) return "";
   Digest key;
   key.add("entry page 1").add(site_digest_).add(language.code).add(record_digests_[index]);
   key.add(index < source_paths_.size() ? source_paths_[index] : "");
@@ -403,8 +415,7 @@ MustacheData SiteModel::related_data(std::size_t index, const Language& language
       if (link.edge) put_text(item, "detail", transition_detail(*link.edge, strings));
       if (const auto target = by_id_.find(link.id); target != by_id_.end()) {
         const Title t = title(target->second, language);
-        put_text(item, "title",
-                 short_title(t.text, string_field(*records_[target->second], "error_code")));
+        put_text(item, "title", short_title(t.text, rows_[target->second].error_code));
         if (t.untranslated) put_text(item, "title_lang", base_lang());
         put_text(item, "href", up + site_entry_path(language.code, link.id));
       } else {
@@ -443,11 +454,11 @@ json SiteModel::home_page(const Language& language, const json& strings) const {
   json page = common(path, "index.html", ui_label(strings, "home"), language);
   const std::string up = page["up"];
   std::size_t workarounds = 0, dead_ends = 0;
-  for (const auto* record : records_) {
-    workarounds += list_field(*record, "workarounds").size();
-    dead_ends += list_field(*record, "dead_ends").size();
+  for (const RecordRow& row : rows_) {
+    workarounds += row.workarounds;
+    dead_ends += row.dead_ends;
   }
-  page["totals"] = {{"entries", count_text(records_.size(), strings)},
+  page["totals"] = {{"entries", count_text(rows_.size(), strings)},
                     {"domains", count_text(domains_.size(), strings)},
                     {"workarounds", count_text(workarounds, strings)},
                     {"dead_ends", count_text(dead_ends, strings)}};
@@ -461,9 +472,9 @@ json SiteModel::home_page(const Language& language, const json& strings) const {
   json recent = json::array();
   for (std::size_t i : recently_updated(10)) {
     const Title t = title(i, language);
-    json item = {{"title", short_title(t.text, string_field(*records_[i], "error_code"))},
-                 {"href", up + site_entry_path(language.code, string_field(*records_[i], "id"))},
-                 {"date", string_field(*records_[i], "last_updated")}};
+    json item = {{"title", short_title(t.text, rows_[i].error_code)},
+                 {"href", up + site_entry_path(language.code, rows_[i].id)},
+                 {"date", rows_[i].last_updated}};
     if (t.untranslated) item["title_lang"] = base_lang();
     recent.push_back(std::move(item));
   }
@@ -496,16 +507,16 @@ json SiteModel::domain_page(const std::string& domain, const Language& language,
   const std::size_t end = std::min(begin + kDomainPageSize, list.size());
   json groups = json::array();
   for (std::size_t k = begin; k < end; ++k) {
-    const ordered_json& r = *records_[list[k]];
-    const std::string category = string_field(r, "category");
+    const RecordRow& r = rows_[list[k]];
+    const std::string& category = r.category;
     if (groups.empty() || groups.back()["name"] != category)
       groups.push_back({{"name", category},
                         {"label", value_label(strings, "category_", category)},
                         {"entries", json::array()}});
     const Title t = title(list[k], language);
-    json item = {{"title", short_title(t.text, string_field(r, "error_code"))},
-                 {"href", up + site_entry_path(language.code, string_field(r, "id"))},
-                 {"error_code", string_field(r, "error_code")}};
+    json item = {{"title", short_title(t.text, r.error_code)},
+                 {"href", up + site_entry_path(language.code, r.id)},
+                 {"error_code", r.error_code}};
     if (t.untranslated) item["title_lang"] = base_lang();
     groups.back()["entries"].push_back(std::move(item));
   }

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -21,6 +22,7 @@
 #include "model/languages.h"
 #include "model/site_config.h"
 #include "render/mustache_data.h"
+#include "site/record_row.h"
 
 namespace kbc {
 
@@ -39,10 +41,17 @@ std::string up_from(std::string_view path);
 
 class SiteModel {
  public:
-  // `records` are the published records of the built entries, sorted by id; `languages` those
-  // of the knowledge base, the base language (the x-default) first.
-  SiteModel(std::vector<const nlohmann::ordered_json*> records, SiteConfig config,
-            std::vector<Language> languages = default_languages());
+  // Gives the whole record of row i, for its entry page.
+  using RecordReader = std::function<nlohmann::ordered_json(std::size_t)>;
+
+  // `rows` are those of the published records of the built entries (record_row, in
+  // `languages`), sorted by id; `read` gives a record whole; `languages` those of the knowledge
+  // base, the base language (the x-default) first.
+  SiteModel(std::vector<RecordRow> rows, RecordReader read, SiteConfig config,
+            std::vector<Language> languages);
+  // The model of `records` (sorted by id), which must outlive it; their rows are made here.
+  SiteModel(const std::vector<const nlohmann::ordered_json*>& records, SiteConfig config,
+            const std::vector<Language>& languages = default_languages());
 
   // The entries' files relative to the root, in the order of `records`, for edit links.
   void set_source_paths(std::vector<std::string> paths) { source_paths_ = std::move(paths); }
@@ -64,7 +73,8 @@ class SiteModel {
 
   const SiteConfig& config() const { return config_; }
   const std::vector<Language>& languages() const { return languages_; }
-  const std::vector<const nlohmann::ordered_json*>& records() const { return records_; }
+  std::size_t size() const { return rows_.size(); }
+  const RecordRow& row(std::size_t record) const { return rows_[record]; }
   // Domain -> indexes of its records, sorted.
   const std::map<std::string, std::vector<std::size_t>>& domains() const { return domains_; }
   // Indexes of the records by last_updated, newest first (ties by id).
@@ -73,6 +83,12 @@ class SiteModel {
   // `strings` are the UI strings of the language (templates/strings/<code>.json).
   MustacheData entry_page(std::size_t record, const Language& language,
                           const nlohmann::json& strings) const;
+  // The same, given the record whole (record(i)), for a caller that renders it in several
+  // languages.
+  MustacheData entry_page(std::size_t record, const Language& language,
+                          const nlohmann::json& strings, const nlohmann::ordered_json& whole) const;
+  // Record i whole.
+  nlohmann::ordered_json record(std::size_t record) const { return read_(record); }
   nlohmann::json home_page(const Language& language, const nlohmann::json& strings) const;
   // Page `page` (from 1) of the domain's list: its entries by category, then id, with links to
   // the other pages when there are several. The count is the domain's whole.
@@ -92,6 +108,10 @@ class SiteModel {
     bool untranslated = false;
   };
   Title title(std::size_t record, const Language& language) const;
+  // The record's root cause in `language` (localized_field).
+  const std::string& root_cause(std::size_t record, const Language& language) const {
+    return rows_[record].root_causes[language_index(language)];
+  }
   // Whether the record has any text of its own in `language` (always, in the base language).
   // A page without is shown in the base language, marked noindex, with its canonical link to
   // the base language's page, and left out of the sitemap.
@@ -113,6 +133,8 @@ class SiteModel {
     std::vector<Link> leads_to, preceded_by, confused_with;
   };
   void add_relations();
+  // The position of `language` in languages().
+  std::size_t language_index(const Language& language) const;
   // The base language's html_lang, which marks the texts a page shows untranslated.
   const std::string& base_lang() const { return languages_.front().html_lang; }
   // The code points a page's own title may have in <title>, beside the site's.
@@ -128,7 +150,8 @@ class SiteModel {
   nlohmann::json article_json(const nlohmann::ordered_json& record, const std::string& path,
                               const std::string& headline, const Language& language) const;
 
-  std::vector<const nlohmann::ordered_json*> records_;
+  std::vector<RecordRow> rows_;
+  RecordReader read_;
   SiteConfig config_;
   std::vector<Language> languages_;
   std::map<std::string, std::size_t> by_id_;

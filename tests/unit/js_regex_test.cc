@@ -280,7 +280,8 @@ TEST_CASE("breadth figures come from the memo only for the same texts and the sa
   // Another regex is measured; the other entry's figure still comes from the memo.
   broad["regex"] = "Ä kernel";
   in = planted;
-  const std::vector<int> changed = match_figures(model, nullptr, &in).breadth_penalty;
+  const SiteModel edited({&broad, &other, &no_regex}, SiteConfig{});
+  const std::vector<int> changed = match_figures(edited, nullptr, &in).breadth_penalty;
   CHECK(changed[0] != 7);
   CHECK(changed[1] == 7);
   // Another signature changes what every regex is measured on: nothing is taken from the memo.

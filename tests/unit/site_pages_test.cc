@@ -3,12 +3,16 @@
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
+
+#include <atomic>
 #include <set>
 
 #include "base/file_system.h"
 #include "render/templates.h"
 #include "site/feeds.h"
 #include "site/link_check.h"
+#include "site/match_figures.h"
+#include "site/record_row.h"
 #include "site/site_builder.h"
 #include "site/site_model.h"
 
@@ -242,4 +246,80 @@ TEST_CASE("a site with a paginated domain has every page, and every link leads t
         std::string::npos);
   CHECK(files.at("site/en/domains/cuda.html").find("aria-current=\"page\">1</a>") !=
         std::string::npos);
+}
+
+TEST_CASE("a row holds what the lists read of a record, in each language") {
+  const auto& languages = kbc::default_languages();
+  const ordered_json record = {
+      {"id", "cuda/a"},
+      {"signature", "CUDA error A"},
+      {"signature_zh", "CUDA 错误 A"},
+      {"root_cause", "Because."},
+      {"root_cause_zh", ""},
+      {"tags", {"gpu", 3, "cuda"}},
+      {"fix_success_rate", 0.5},
+      {"workarounds", {{{"action", "a"}}, {{"action", "b"}}}},
+      {"transition_graph",
+       {{"leads_to", {{{"error_id", "cuda/b"}, {"probability", 0.3}}, "not an edge"}},
+        {"frequently_confused_with", {{{"error_id", "cuda/c"}}}}}}};
+  const kbc::RecordRow row = kbc::record_row(record, languages);
+  CHECK(row.signatures == std::vector<std::string>{"", "CUDA 错误 A"});
+  CHECK(row.root_causes == std::vector<std::string>{"Because.", "Because."});  // zh falls back
+  CHECK(row.translated == std::vector<char>{1, 1});
+  CHECK(row.tags == std::vector<std::string>{"gpu", "cuda"});
+  CHECK(row.fix_success_rate == 0.5);
+  CHECK(row.workarounds == 2);
+  CHECK(row.dead_ends == 0);
+  REQUIRE(row.leads_to.size() == 2);
+  CHECK(row.leads_to[0].target == "cuda/b");
+  CHECK(row.leads_to[0].item["probability"] == 0.3);
+  CHECK(row.leads_to[1].target.empty());
+  CHECK(row.confused_with.at(0).target == "cuda/c");
+
+  // Blank or empty translations are no text of its own.
+  const ordered_json blank = {{"id", "cuda/d"},
+                              {"signature", "D"},
+                              {"signature_zh", "  "},
+                              {"dead_ends_zh", ordered_json::array()},
+                              {"root_cause_zh", nullptr}};
+  CHECK(kbc::record_row(blank, languages).translated == std::vector<char>{1, 0});
+}
+
+TEST_CASE("a site from rows reads each record whole once, for its entry pages only") {
+  const auto records = domain_records("cuda", 150);
+  const auto& languages = kbc::default_languages();
+  std::vector<kbc::RecordRow> rows;
+  for (const auto& record : records) rows.push_back(kbc::record_row(record, languages));
+  std::vector<std::atomic<int>> reads(records.size());
+  const kbc::SiteModel model(
+      std::move(rows),
+      [&](std::size_t i) {
+        ++reads.at(i);
+        return records[i];
+      },
+      with_base_url(), languages);
+  const kbc::MemoryFileSystem fs;
+  const kbc::TemplateSet templates(fs, "/kb");
+  kbc::OutputTree tree;
+  kbc::build_site(model, templates, tree);
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    INFO(i);
+    CHECK(reads[i] == 1);  // one read for the page in both languages
+  }
+  // The lists, the feed, the sitemap, llms.txt and the paste box's data read rows only.
+  for (auto& count : reads) count = 0;
+  for (const kbc::Language& language : languages) {
+    (void)model.home_page(language, kStrings);
+    (void)model.domain_page("cuda", language, kStrings, 2);
+    (void)kbc::atom_feed_model(model, language, kStrings);
+    (void)kbc::match_data(model, language, kbc::match_figures(model));
+  }
+  (void)kbc::sitemap_files(model);
+  (void)kbc::llms_model(model, kStrings);
+  for (const auto& count : reads) CHECK(count == 0);
+
+  // The same site as one made from the records themselves.
+  kbc::OutputTree direct;
+  kbc::build_site(kbc::SiteModel(pointers(records), with_base_url()), templates, direct);
+  CHECK(tree.files() == direct.files());
 }

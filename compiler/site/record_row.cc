@@ -1,0 +1,78 @@
+#include "site/record_row.h"
+
+#include "base/text.h"
+#include "render/record.h"
+
+namespace kbc {
+namespace {
+
+using nlohmann::ordered_json;
+
+// The strings of the array at `key`; none when it is not an array.
+std::vector<std::string> texts_of(const ordered_json& record, const char* key) {
+  std::vector<std::string> texts;
+  const auto it = record.find(key);
+  if (it == record.end() || !it->is_array()) return texts;
+  for (const auto& item : *it) {
+    if (item.is_string()) texts.push_back(item.get<std::string>());
+  }
+  return texts;
+}
+
+std::size_t list_size(const ordered_json& record, const char* key) {
+  const auto it = record.find(key);
+  return it != record.end() && it->is_array() ? it->size() : 0;
+}
+
+// Whether the record has any text of its own in a language other than the base.
+bool has_own_text(const ordered_json& record, const Language& language) {
+  for (const char* key : {"signature", "root_cause", "workarounds", "dead_ends"}) {
+    const auto it = record.find(language.key(key));
+    if (it != record.end() && !(it->is_string() && is_blank(it->get<std::string>())) &&
+        !(it->is_array() && it->empty()) && !it->is_null())
+      return true;
+  }
+  return false;
+}
+
+// The items of transition_graph[key] that are objects naming another entry.
+std::vector<RecordRow::Edge> edges(const ordered_json& record, const char* key) {
+  std::vector<RecordRow::Edge> out;
+  const auto graph = record.find("transition_graph");
+  if (graph == record.end() || !graph->is_object()) return out;
+  const auto list = graph->find(key);
+  if (list == graph->end() || !list->is_array()) return out;
+  for (const auto& item : *list) out.push_back({string_field(item, "error_id"), item});
+  return out;
+}
+
+}  // namespace
+
+RecordRow record_row(const ordered_json& record, const std::vector<Language>& languages) {
+  RecordRow row;
+  row.id = string_field(record, "id");
+  row.signature = string_field(record, "signature");
+  row.error_code = string_field(record, "error_code");
+  row.domain = string_field(record, "domain");
+  row.category = string_field(record, "category");
+  row.last_updated = string_field(record, "last_updated");
+  row.regex = string_field(record, "regex");
+  for (const Language& language : languages) {
+    row.signatures.push_back(
+        language.base ? "" : string_field(record, language.key("signature").c_str()));
+    row.root_causes.push_back(localized_field(record, "root_cause", language));
+    row.translated.push_back(language.base || has_own_text(record, language) ? 1 : 0);
+  }
+  row.tags = texts_of(record, "tags");
+  row.aliases = texts_of(record, "aliases");
+  const auto rate = record.find("fix_success_rate");
+  if (rate != record.end() && rate->is_number()) row.fix_success_rate = rate->get<double>();
+  row.workarounds = list_size(record, "workarounds");
+  row.dead_ends = list_size(record, "dead_ends");
+  row.leads_to = edges(record, "leads_to");
+  row.preceded_by = edges(record, "preceded_by");
+  row.confused_with = edges(record, "frequently_confused_with");
+  return row;
+}
+
+}  // namespace kbc
