@@ -173,12 +173,12 @@ std::set<std::string> paths_with_errors(const Diagnostics& diagnostics) {
 
 namespace {
 
-// The files of one entry: its record and its pages. The record is held as its text (a third of
-// what it takes as a JSON value) and the row the site's lists read (site/record_row.h).
+// The files of one entry: its record and its pages. The record is held as its part of kb.json
+// (the JSON text of the record, a third of what it takes as a JSON value) and the row the site's
+// lists read (site/record_row.h).
 struct EntryFiles {
   std::string id;
   std::string path;  // the entry's file, relative to the root
-  std::string text;  // the record, as api/<id>.json holds it
   RecordRow row;
   std::string bundle_piece;            // its part of kb.json (render/record.h)
   std::string digest;                  // of the record as api/<id>.json holds it
@@ -230,12 +230,12 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
       file.evidence = kb.current_evidence(*built[i]);
       const nlohmann::ordered_json record = published_record(*built[i], languages, file.evidence);
       if (entry_done) entry_done(static_cast<std::size_t>(built[i] - kb.entries.data()));
-      file.text = record_text(record);
+      std::string text = record_text(record);
       file.row = record_row(record, languages);
-      file.digest = digest_of(file.text);
-      file.bundle_piece = bundle_piece(file.text, i == 0);
+      file.digest = digest_of(text);
+      file.bundle_piece = bundle_piece(text, i == 0);
       const std::string api = "api/" + file.id + ".json";
-      tree.add_with_copy(api, "site/" + api, file.text);
+      tree.add_with_copy(api, "site/" + api, std::move(text));
       for (std::size_t l = 0; l < languages.size(); ++l) {
         const std::string md = "md/" + languages[l].code + "/" + file.id + ".md";
         // A page reads its record only: the same record, the same page.
@@ -251,11 +251,22 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
 
 // The bundle: every record, in id order, written a record at a time (bundle_text whole is 318 MB
 // at 100,000 entries, on top of the records' texts).
-void add_bundle(std::vector<EntryFiles>& files, OutputTree& tree) {
+void add_bundle(const std::vector<EntryFiles>& files, OutputTree& tree) {
   std::vector<std::string_view> records;
   for (const EntryFiles& file : files) records.push_back(file.bundle_piece);
   tree.add_pieces("kb.json", bundle_pieces(records));
-  for (EntryFiles& file : files) std::string().swap(file.bundle_piece);
+}
+
+// What a build is made from, kept until the BuiltOutput goes.
+struct Emitted {
+  std::vector<EntryFiles> files;
+  std::optional<SiteModel> model;
+};
+
+// The record of `file` whole, from its part of kb.json: JSON text after a separator.
+nlohmann::ordered_json record_of(const EntryFiles& file) {
+  const std::string_view piece = file.bundle_piece;
+  return nlohmann::ordered_json::parse(piece.substr(piece.starts_with(",") ? 1 : 0));
 }
 
 }  // namespace
@@ -309,9 +320,10 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   out.tree.observe(
       [&links](const std::string& path, std::string_view content) { links.read(path, content); });
   std::optional<Phase> phase("records and Markdown");
-  std::vector<EntryFiles> files =
-      render_entries(kb, entries_to_build(kb, excluded), templates, options.site_digest,
-                     options.entry_done, out.tree, options.progress);
+  const auto emitted = std::make_shared<Emitted>();
+  std::vector<EntryFiles>& files = emitted->files;
+  files = render_entries(kb, entries_to_build(kb, excluded), templates, options.site_digest,
+                         options.entry_done, out.tree, options.progress);
   add_bundle(files, out.tree);
   std::vector<RecordRow> rows;
   std::vector<std::string> paths;
@@ -327,9 +339,8 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   return_free_memory();
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
   // An entry page rendered reads its record again from its text.
-  SiteModel model(
-      std::move(rows),
-      [&files](std::size_t i) { return nlohmann::ordered_json::parse(files[i].text); }, config,
+  SiteModel& model = emitted->model.emplace(
+      std::move(rows), [&files](std::size_t i) { return record_of(files[i]); }, config,
       kb.languages);
   model.set_source_paths(std::move(paths));
   model.set_evidence(std::move(evidence));
@@ -347,7 +358,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   out.tree.observe(nullptr);
   out.problems = links.problems(out.tree);
   out.entries = files.size();
-  out.records = std::make_shared<std::vector<EntryFiles>>(std::move(files));
+  out.records = emitted;
   return out;
 }
 

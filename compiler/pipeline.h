@@ -60,8 +60,8 @@ struct BuiltOutput {
   OutputTree tree;
   std::size_t entries = 0;  // entries written
   Diagnostics problems;     // broken links in the site: the tree must not be committed
-  // The records the site was made from, freed with the BuiltOutput (which `kbc build` leaves to
-  // the process's exit: 100,000 records take a second to take apart).
+  // The records and the site model the site was made from, freed with the BuiltOutput (which
+  // `kbc build` leaves to the process's exit: 100,000 of them take a second to take apart).
   std::shared_ptr<void> records;
 };
 

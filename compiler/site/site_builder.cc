@@ -202,48 +202,57 @@ void add_all_entry_pages(const SiteModel& model, const TemplateSet& templates,
   add_entry_pages(model, templates, strings, reused, false, tree, progress);
 }
 
-// The other files of each language's folder: search index, match data, home, search, not-found
-// and domain pages, and the feed. The languages are spread over the cores, each worker with its
-// own renderer; each file goes to the tree as soon as it is made (held until all were, they were
-// 400 MB at 100,000 entries).
-void add_language_files(const SiteModel& model, const TemplateSet& templates,
-                        const std::vector<json>& strings, OutputTree& tree,
-                        const std::vector<BenignLine>* benign, BreadthMemo* memo) {
+// The list pages of a language: home, search, not-found, each page of each domain, the feed.
+void add_list_pages(const SiteModel& model, const Language& language, const json& strings,
+                    PageRenderer& renderer, OutputTree& tree) {
+  const std::string folder = "site/" + language.code + "/";
+  const std::string& code = language.code;
+  tree.add(folder + "index.html", renderer.page(code, "home", model.home_page(language, strings)));
+  tree.add(folder + "search.html",
+           renderer.page(code, "search", model.plain_page("search", language, strings)));
+  tree.add(folder + "404.html",
+           renderer.page(code, "not_found", model.plain_page("404", language, strings)));
+  for (const auto& [domain, members] : model.domains()) {
+    for (std::size_t page = 1; page <= model.domain_page_count(domain); ++page)
+      tree.add("site/" + site_domain_path(code, domain, page),
+               renderer.page(code, "domain", model.domain_page(domain, language, strings, page)));
+  }
+  if (!model.config().base_url.empty())
+    tree.add(folder + "feed.xml",
+             renderer.file("feed.xml", atom_feed_model(model, language, strings)));
+}
+
+// The files that read every record: each language's search index, list pages and paste-box data,
+// then the sitemap and llms.txt. Each is an item that the next free worker takes, the costliest
+// first, and goes to the tree as soon as it is made (held until all were, they were 400 MB at
+// 100,000 entries).
+void add_list_files(const SiteModel& model, const TemplateSet& templates,
+                    const std::vector<json>& strings, OutputTree& tree,
+                    const std::vector<BenignLine>* benign, BreadthMemo* memo) {
   const auto& languages = model.languages();
+  const std::size_t count = languages.size();
   const MatchRows match = match_rows(model, match_figures(model, benign, memo));
-  // A language's three kinds of work are three items: a language's items may fall in two
-  // workers' slices.
-  parallel_slices(
-      3 * languages.size(),
-      [&](std::size_t begin, std::size_t end, std::size_t) {
-        std::optional<PageRenderer> renderer;
+  parallel_blocks(
+      3 * count + 2,
+      [&](std::size_t begin, std::size_t end) {
+        PageRenderer renderer(templates, languages, strings);
         for (std::size_t k = begin; k < end; ++k) {
-          const Language& language = languages[k / 3];
-          const std::string folder = "site/" + language.code + "/";
-          const std::string& code = language.code;
-          if (k % 3 == 0) {
-            for (auto& [path, content] : search_index(model, language, strings[k / 3]))
+          if (k < count) {
+            const std::string folder = "site/" + languages[k].code + "/";
+            for (auto& [path, content] : search_index(model, languages[k], strings[k]))
               tree.add(folder + path, std::move(content));
-          } else if (k % 3 == 1) {
-            tree.add(folder + "match.json", match_data(model, language, match));
+          } else if (k == count) {
+            if (model.config().base_url.empty()) continue;
+            for (const SitemapFile& file : sitemap_files(model))
+              tree.add("site/" + file.path, renderer.file(file.template_name, file.model));
+          } else if (const std::size_t l = (k - 1) % count; k < 2 * count + 1) {
+            add_list_pages(model, languages[l], strings[l], renderer, tree);
+          } else if (k < 3 * count + 1) {
+            tree.add("site/" + languages[l].code + "/match.json",
+                     match_data(model, languages[l], match));
           } else {
-            if (!renderer) renderer.emplace(templates, languages, strings);
-            const json& text = strings[k / 3];
-            tree.add(folder + "index.html",
-                     renderer->page(code, "home", model.home_page(language, text)));
-            tree.add(folder + "search.html",
-                     renderer->page(code, "search", model.plain_page("search", language, text)));
-            tree.add(folder + "404.html",
-                     renderer->page(code, "not_found", model.plain_page("404", language, text)));
-            for (const auto& [domain, members] : model.domains()) {
-              for (std::size_t page = 1; page <= model.domain_page_count(domain); ++page)
-                tree.add("site/" + site_domain_path(code, domain, page),
-                         renderer->page(code, "domain",
-                                        model.domain_page(domain, language, text, page)));
-            }
-            if (!model.config().base_url.empty())
-              tree.add(folder + "feed.xml",
-                       renderer->file("feed.xml", atom_feed_model(model, language, text)));
+            tree.add("site/llms.txt",
+                     renderer.file("llms.txt", llms_model(model, strings.front())));
           }
         }
       },
@@ -314,20 +323,15 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   }
   {
     const Phase phase("other pages and indexes");
-    add_language_files(model, templates, strings, tree, benign, memo);
+    add_list_files(model, templates, strings, tree, benign, memo);
   }
   PageRenderer renderer(templates, model.languages(), strings);
   add("index.html", renderer.file("root.html", root_page(model)));
   add("404.html", renderer.file("root_not_found.html", root_not_found_page(model, strings)));
-
   std::string robots = "User-agent: *\nAllow: /\n";
-  if (!model.config().base_url.empty()) {
+  if (!model.config().base_url.empty())
     robots += "Sitemap: " + model.config().base_url + "sitemap.xml\n";
-    for (const SitemapFile& file : sitemap_files(model))
-      add(file.path, renderer.file(file.template_name, file.model));
-  }
   add("robots.txt", robots);
-  add("llms.txt", renderer.file("llms.txt", llms_model(model, strings.front())));
   for (const char* asset :
        {"site/assets/style.css", "site/assets/search.js", "site/assets/match.js",
         "site/assets/page.js", "site/assets/favicon.svg"}) {
