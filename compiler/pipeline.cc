@@ -189,12 +189,15 @@ struct EntryFiles {
 // ("a/b-c.yaml" sorts before "a/b.yaml").
 std::vector<const Entry*> entries_to_build(const KnowledgeBase& kb,
                                            const std::set<std::string>& excluded) {
-  std::vector<const Entry*> built;
+  // Each id looked up once, not in every comparison (a search of the entry's keys).
+  std::vector<std::pair<std::string_view, const Entry*>> keyed;
   for (const Entry& entry : kb.entries) {
-    if (entry.shape_ok && !excluded.count(entry.path)) built.push_back(&entry);
+    if (entry.shape_ok && !excluded.count(entry.path)) keyed.emplace_back(entry.id(), &entry);
   }
-  std::sort(built.begin(), built.end(),
-            [](const Entry* a, const Entry* b) { return a->id() < b->id(); });
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<const Entry*> built;
+  built.reserve(keyed.size());
+  for (const auto& [id, entry] : keyed) built.push_back(entry);
   return built;
 }
 
