@@ -1,5 +1,8 @@
 #include "site/feeds.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "base/text.h"
 #include "render/record.h"
 
@@ -40,17 +43,11 @@ json atom_feed_model(const SiteModel& model, const Language& language, const jso
 
 namespace {
 
-// A page of each language, its path under the language's folder.
-struct SitemapPage {
-  std::string suffix, lastmod;
-  std::vector<bool> in;  // per language: whether the page is its own (an entry translated)
-};
-
 // Every page: the home and search pages, each page of each domain's list, each entry's page.
-std::vector<SitemapPage> sitemap_pages(const SiteModel& model) {
+std::vector<Sitemap::Page> sitemap_pages(const SiteModel& model) {
   const auto& languages = model.languages();
   const std::vector<bool> all(languages.size(), true);
-  std::vector<SitemapPage> pages = {{"index.html", "", all}, {"search.html", "", all}};
+  std::vector<Sitemap::Page> pages = {{"index.html", "", all}, {"search.html", "", all}};
   for (const auto& [domain, members] : model.domains()) {
     for (std::size_t k = 1; k <= model.domain_page_count(domain); ++k)
       pages.push_back({site_domain_path("", domain, k).substr(1), "", all});
@@ -65,11 +62,28 @@ std::vector<SitemapPage> sitemap_pages(const SiteModel& model) {
 
 }  // namespace
 
-json sitemap_model(const SiteModel& model) {
-  const std::string& base = model.config().base_url;
-  const auto& languages = model.languages();
+Sitemap::Sitemap(const SiteModel& model, std::size_t max_urls)
+    : model_(model), max_urls_(std::max<std::size_t>(max_urls, 1)), pages_(sitemap_pages(model)) {
+  first_url_.push_back(0);
+  for (const Page& page : pages_)
+    first_url_.push_back(first_url_.back() +
+                         static_cast<std::size_t>(std::ranges::count(page.in, true)));
+}
+
+std::size_t Sitemap::parts() const {
+  const std::size_t count = first_url_.back();
+  return count <= max_urls_ ? 1 : (count - 1) / max_urls_ + 1;
+}
+
+nlohmann::json Sitemap::urls(std::size_t begin, std::size_t end) const {
+  const std::string& base = model_.config().base_url;
+  const auto& languages = model_.languages();
   json urls = json::array();
-  for (const SitemapPage& page : sitemap_pages(model)) {
+  // The page of URL `begin`: the last whose first URL is not after it.
+  std::size_t k = static_cast<std::size_t>(
+      std::upper_bound(first_url_.begin(), first_url_.end() - 1, begin) - first_url_.begin() - 1);
+  for (std::size_t number = first_url_[k]; k < pages_.size() && number < end; ++k) {
+    const Page& page = pages_[k];
     json alternates = json::array();
     for (std::size_t l = 0; l < languages.size(); ++l) {
       if (page.in[l])
@@ -80,28 +94,42 @@ json sitemap_model(const SiteModel& model) {
         {{"hreflang", "x-default"}, {"href", base + languages.front().code + "/" + page.suffix}});
     for (std::size_t l = 0; l < languages.size(); ++l) {
       if (!page.in[l]) continue;  // noindex, and canonical to the base language's page
+      if (number++ < begin || number > end) continue;  // in another part
       json url = {{"loc", base + languages[l].code + "/" + page.suffix},
                   {"alternates", alternates}};
       if (!page.lastmod.empty()) url["lastmod"] = page.lastmod;
       urls.push_back(std::move(url));
     }
   }
-  return {{"urls", std::move(urls)}};
+  return urls;
+}
+
+SitemapFile Sitemap::file(std::size_t k) const {
+  const std::size_t count = first_url_.back();
+  if (parts() == 1) return {"sitemap.xml", "sitemap.xml", {{"urls", urls(0, count)}}};
+  if (k == 0) {
+    json sitemaps = json::array();
+    for (std::size_t part = 1; part <= parts(); ++part) {
+      sitemaps.push_back(
+          {{"loc", model_.config().base_url + "sitemap-" + std::to_string(part) + ".xml"}});
+    }
+    return {"sitemap.xml", "sitemap_index.xml", {{"sitemaps", std::move(sitemaps)}}};
+  }
+  const std::size_t begin = (k - 1) * max_urls_;
+  return {"sitemap-" + std::to_string(k) + ".xml",
+          "sitemap.xml",
+          {{"urls", urls(begin, std::min(begin + max_urls_, count))}}};
+}
+
+json sitemap_model(const SiteModel& model) {
+  const Sitemap sitemap(model, std::numeric_limits<std::size_t>::max());
+  return std::move(sitemap.file(0).model);
 }
 
 std::vector<SitemapFile> sitemap_files(const SiteModel& model, std::size_t max_urls) {
-  json urls = std::move(sitemap_model(model)["urls"]);
-  if (urls.size() <= max_urls) return {{"sitemap.xml", "sitemap.xml", {{"urls", std::move(urls)}}}};
-  std::vector<SitemapFile> files = {
-      {"sitemap.xml", "sitemap_index.xml", {{"sitemaps", json::array()}}}};
-  for (std::size_t begin = 0; begin < urls.size(); begin += max_urls) {
-    const std::string name = "sitemap-" + std::to_string(files.size()) + ".xml";
-    files.front().model["sitemaps"].push_back({{"loc", model.config().base_url + name}});
-    const auto from = urls.begin() + static_cast<std::ptrdiff_t>(begin);
-    const auto to =
-        urls.begin() + static_cast<std::ptrdiff_t>(std::min(begin + max_urls, urls.size()));
-    files.push_back({name, "sitemap.xml", {{"urls", json(from, to)}}});
-  }
+  const Sitemap sitemap(model, max_urls);
+  std::vector<SitemapFile> files;
+  for (std::size_t k = 0; k < sitemap.size(); ++k) files.push_back(sitemap.file(k));
   return files;
 }
 

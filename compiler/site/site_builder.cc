@@ -223,17 +223,20 @@ void add_list_pages(const SiteModel& model, const Language& language, const json
 }
 
 // The files that read every record: each language's search index, list pages and paste-box data,
-// then the sitemap and llms.txt. Each is an item that the next free worker takes, the costliest
-// first, and goes to the tree as soon as it is made (held until all were, they were 400 MB at
-// 100,000 entries).
+// then the sitemap's files and llms.txt. Each is an item that the next free worker takes, the
+// costliest first, and goes to the tree as soon as it is made (held until all were, they were
+// 400 MB at 100,000 entries).
 void add_list_files(const SiteModel& model, const TemplateSet& templates,
                     const std::vector<json>& strings, OutputTree& tree,
                     const std::vector<BenignLine>* benign, BreadthMemo* memo) {
   const auto& languages = model.languages();
   const std::size_t count = languages.size();
   const MatchRows match = match_rows(model, match_figures(model, benign, memo));
+  std::optional<Sitemap> sitemap;
+  if (!model.config().base_url.empty()) sitemap.emplace(model);
+  const std::size_t maps = sitemap ? sitemap->size() : 0;
   parallel_blocks(
-      3 * count + 2,
+      3 * count + maps + 1,
       [&](std::size_t begin, std::size_t end) {
         PageRenderer renderer(templates, languages, strings);
         for (std::size_t k = begin; k < end; ++k) {
@@ -241,13 +244,12 @@ void add_list_files(const SiteModel& model, const TemplateSet& templates,
             const std::string folder = "site/" + languages[k].code + "/";
             for (auto& [path, content] : search_index(model, languages[k], strings[k]))
               tree.add(folder + path, std::move(content));
-          } else if (k == count) {
-            if (model.config().base_url.empty()) continue;
-            for (const SitemapFile& file : sitemap_files(model))
-              tree.add("site/" + file.path, renderer.file(file.template_name, file.model));
-          } else if (const std::size_t l = (k - 1) % count; k < 2 * count + 1) {
+          } else if (k < count + maps) {
+            const SitemapFile file = sitemap->file(k - count);
+            tree.add("site/" + file.path, renderer.file(file.template_name, file.model));
+          } else if (const std::size_t l = (k - maps) % count; k < 2 * count + maps) {
             add_list_pages(model, languages[l], strings[l], renderer, tree);
-          } else if (k < 3 * count + 1) {
+          } else if (k < 3 * count + maps) {
             tree.add("site/" + languages[l].code + "/match.json",
                      match_data(model, languages[l], match));
           } else {
