@@ -274,8 +274,9 @@ void OutputStage::index_manifest() {
 
 void OutputStage::write_manifest(const std::function<void(std::string_view)>& out) const {
   std::vector<const std::pair<const std::string, File>*> files;
+  files.reserve(new_.size());
   for (const auto& file : new_) files.push_back(&file);
-  std::sort(files.begin(), files.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  parallel_sort(files, [](auto* a, auto* b) { return a->first < b->first; });
   std::string text(kManifestHeader);
   if (!inputs_.empty()) text.append(" ").append(inputs_);
   text += '\n';

@@ -45,6 +45,28 @@ void parallel_slices(std::size_t count, Work work, std::size_t grain = 64) {
   }
 }
 
+// Sorts `items` as std::sort would (the same order where no two items are equivalent): a slice
+// per core, then the sorted slices merged.
+template <typename T, typename Less>
+void parallel_sort(std::vector<T>& items, Less less) {
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
+  std::mutex mutex;
+  const auto at = [&items](std::size_t k) {
+    return items.begin() + static_cast<std::ptrdiff_t>(k);
+  };
+  parallel_slices(
+      items.size(),
+      [&](std::size_t begin, std::size_t end, std::size_t) {
+        std::sort(at(begin), at(end), less);
+        const std::lock_guard lock(mutex);
+        runs.emplace_back(begin, end);
+      },
+      std::size_t{1} << 14);
+  std::sort(runs.begin(), runs.end());
+  for (std::size_t k = 1; k < runs.size(); ++k)
+    std::inplace_merge(at(0), at(runs[k].first), at(runs[k].second), less);
+}
+
 // Calls `work(begin, end)` on the blocks [k * block, (k + 1) * block) of [0, count), each worker
 // thread taking the next block as soon as it is free, so that a slice of costly items does not
 // leave the other cores waiting (`parallel_slices` gives each worker one slice, which a worker

@@ -2,8 +2,11 @@
 // OrderedTasks hands tasks back in the order given.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -155,4 +158,25 @@ TEST_CASE("parallel_blocks throws a block's exception to the caller and stops ha
   };
   CHECK_THROWS_WITH(run(), "block 0");
   CHECK(done < 100000 / 2);  // all the others would take 10,000 x 50 us
+}
+
+TEST_CASE("parallel_sort gives std::sort's order, whatever the number of slices") {
+  for (const std::size_t count : {0, 1, 1000, 100000}) {
+    std::vector<std::uint64_t> items(count);
+    std::uint64_t x = 88172645463325252u;  // xorshift: the same items on every run
+    for (std::uint64_t& item : items) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      item = x % 50000;  // with repeats
+    }
+    std::vector<std::uint64_t> expected = items;
+    std::sort(expected.begin(), expected.end());
+    kbc::parallel_sort(items, std::less<>());
+    CHECK(items == expected);
+  }
+  // Descending, by a comparison of the caller's.
+  std::vector<std::string> words = {"b", "a", "d", "c"};
+  kbc::parallel_sort(words, std::greater<>());
+  CHECK(words == std::vector<std::string>{"d", "c", "b", "a"});
 }
