@@ -79,31 +79,26 @@ void SearchIndex::add(Document document, const std::vector<Field>& fields) {
     for (const Field& field : fields) field_weights_.push_back(field.weight);
     field_tokens_.assign(fields.size(), 0);
   }
-  // Each term once per field (its first place in the field), then its postings in field order:
-  // sorted pairs, not a map of lists (a node and a list for every term of every document).
-  std::vector<std::pair<std::string, Posting>> seen;
+  std::unordered_map<std::string, std::vector<Posting>> seen;  // term -> best per field
   for (std::size_t f = 0; f < fields.size() && f < field_weights_.size(); ++f) {
     std::vector<std::string> tokens = search_tokens(fields[f].text);
     const int length = static_cast<int>(tokens.size());
     field_tokens_[f] += length;
-    const Posting posting{doc, static_cast<int>(f), length};
+    const auto take = [&](std::string term) {
+      auto& list = seen[std::move(term)];
+      if (list.empty() || list.back().field != static_cast<int>(f))
+        list.push_back({doc, static_cast<int>(f), length});
+    };
     if (fields[f].phrases) {
       for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
-        if (is_word(tokens[k]) && is_word(tokens[k + 1]))
-          seen.emplace_back(tokens[k] + " " + tokens[k + 1], posting);
+        if (is_word(tokens[k]) && is_word(tokens[k + 1])) take(tokens[k] + " " + tokens[k + 1]);
       }
     }
-    for (std::string& token : tokens) seen.emplace_back(std::move(token), posting);
+    for (std::string& token : tokens) take(std::move(token));
   }
-  std::sort(seen.begin(), seen.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : a.second.field < b.second.field;
-  });
-  std::vector<Posting>* postings = nullptr;
-  for (std::size_t k = 0; k < seen.size(); ++k) {
-    const bool new_term = k == 0 || seen[k].first != seen[k - 1].first;
-    if (new_term) postings = &postings_[seen[k].first];
-    if (new_term || seen[k].second.field != seen[k - 1].second.field)
-      postings->push_back(seen[k].second);
+  for (auto& [term, list] : seen) {
+    auto& postings = postings_[term];
+    postings.insert(postings.end(), list.begin(), list.end());
   }
 }
 
