@@ -341,7 +341,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   phase.emplace("site");
   return_free_memory();
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
-  // An entry page rendered reads its record again from its text.
+  // An entry page that is rendered reads its record again, from its part of kb.json.
   SiteModel& model = emitted->model.emplace(
       std::move(rows), [&files](std::size_t i) { return record_of(files[i]); }, config,
       kb.languages);
