@@ -177,7 +177,6 @@ namespace {
 // (the JSON text of the record, a third of what it takes as a JSON value) and the row the site's
 // lists read (site/record_row.h).
 struct EntryFiles {
-  std::string id;
   std::string path;  // the entry's file, relative to the root
   RecordRow row;
   std::string bundle_piece;            // its part of kb.json (render/record.h)
@@ -228,7 +227,7 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
     for (const Language& language : languages) renderers.emplace_back(templates, language);
     for (std::size_t i = begin; i < end; ++i) {
       EntryFiles& file = files[i];
-      file.id = built[i]->id();
+      const std::string id = built[i]->id();  // the entry is dropped below
       file.path = built[i]->path;
       file.evidence = kb.current_evidence(*built[i]);
       const nlohmann::ordered_json record = published_record(*built[i], languages, file.evidence);
@@ -237,10 +236,10 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
       file.row = record_row(record, languages);
       file.digest = digest_of(text);
       file.bundle_piece = bundle_piece(text, i == 0);
-      const std::string api = "api/" + file.id + ".json";
+      const std::string api = "api/" + id + ".json";
       tree.add_with_copy(api, "site/" + api, std::move(text));
       for (std::size_t l = 0; l < languages.size(); ++l) {
-        const std::string md = "md/" + languages[l].code + "/" + file.id + ".md";
+        const std::string md = "md/" + languages[l].code + "/" + id + ".md";
         // A page reads its record only: the same record, the same page.
         std::string key = site_digest.empty() ? "" : page_key(site_digest, languages[l], file);
         if (!tree.reuse_with_copy(md, "site/" + md, key))

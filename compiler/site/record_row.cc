@@ -2,6 +2,7 @@
 
 #include "base/text.h"
 #include "render/record.h"
+#include "site/entry_sections.h"
 
 namespace kbc {
 namespace {
@@ -17,11 +18,6 @@ std::vector<std::string> texts_of(const ordered_json& record, const char* key) {
     if (item.is_string()) texts.push_back(item.get<std::string>());
   }
   return texts;
-}
-
-std::size_t list_size(const ordered_json& record, const char* key) {
-  const auto it = record.find(key);
-  return it != record.end() && it->is_array() ? it->size() : 0;
 }
 
 // Whether the record has any text of its own in a language other than the base.
@@ -40,9 +36,8 @@ std::vector<RecordRow::Edge> edges(const ordered_json& record, const char* key) 
   std::vector<RecordRow::Edge> out;
   const auto graph = record.find("transition_graph");
   if (graph == record.end() || !graph->is_object()) return out;
-  const auto list = graph->find(key);
-  if (list == graph->end() || !list->is_array()) return out;
-  for (const auto& item : *list) out.push_back({string_field(item, "error_id"), item});
+  for (const auto& item : list_field(*graph, key))
+    out.push_back({string_field(item, "error_id"), item});
   return out;
 }
 
@@ -67,8 +62,8 @@ RecordRow record_row(const ordered_json& record, const std::vector<Language>& la
   row.aliases = texts_of(record, "aliases");
   const auto rate = record.find("fix_success_rate");
   if (rate != record.end() && rate->is_number()) row.fix_success_rate = rate->get<double>();
-  row.workarounds = list_size(record, "workarounds");
-  row.dead_ends = list_size(record, "dead_ends");
+  row.workarounds = list_field(record, "workarounds").size();
+  row.dead_ends = list_field(record, "dead_ends").size();
   row.leads_to = edges(record, "leads_to");
   row.preceded_by = edges(record, "preceded_by");
   row.confused_with = edges(record, "frequently_confused_with");

@@ -315,7 +315,7 @@ json SiteModel::common(const std::string& path, const std::string& alternate_suf
 }
 
 bool SiteModel::translated(std::size_t record, const Language& language) const {
-  return language.base || rows_[record].translated[language_index(language)];
+  return rows_[record].translated[language_index(language)] != 0;
 }
 
 MustacheData SiteModel::entry_page(std::size_t index, const Language& language,
