@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/diagnostic.h"
+#include "base/memory.h"
 #include "base/text.h"
 #include "base/timings.h"
 #include "cli/command.h"
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) or a quota makes a write fail with EFBIG, reported as any
   // write failure, instead of killing kbc halfway through its output.
   std::signal(SIGXFSZ, SIG_IGN);
+  kbc::map_large_allocations();
   try {
     return run(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const kbc::ToolError& e) {

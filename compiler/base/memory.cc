@@ -6,4 +6,6 @@ namespace kbc {
 
 void return_free_memory() { malloc_trim(0); }
 
+void map_large_allocations() { mallopt(M_MMAP_THRESHOLD, kLargeAllocation); }
+
 }  // namespace kbc
