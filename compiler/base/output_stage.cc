@@ -94,19 +94,26 @@ bool read_lines(const fs::path& path, Line line) {
   return read;
 }
 
-// True when `path` is a regular file (not a link to one) holding exactly `content`.
-bool holds(const fs::path& path, std::string_view content) {
+// True when `path` is a regular file (not a link to one) holding exactly the bytes of `pieces`,
+// one after the other (kb.json is compared a record at a time, never joined: 318 MB at 100,000
+// entries, grown by doubling, was the peak of a build without the cache).
+bool holds(const fs::path& path, std::span<const std::string_view> pieces) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return false;
+  std::size_t size = 0;
+  for (const std::string_view piece : pieces) size += piece.size();
   struct stat st {};
-  bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-              static_cast<std::size_t>(st.st_size) == content.size();
+  bool same =
+      ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) == size;
   std::string buffer(same ? 65536 : 0, '\0');
-  for (std::size_t at = 0; same && at < content.size();) {
-    const ssize_t n = ::read(fd, buffer.data(), std::min(buffer.size(), content.size() - at));
-    if (n < 0 && errno == EINTR) continue;
-    same = n > 0 && std::memcmp(buffer.data(), content.data() + at, n) == 0;
-    at += n > 0 ? static_cast<std::size_t>(n) : 0;
+  for (std::size_t k = 0; same && k < pieces.size(); ++k) {
+    const std::string_view piece = pieces[k];
+    for (std::size_t at = 0; same && at < piece.size();) {
+      const ssize_t n = ::read(fd, buffer.data(), std::min(buffer.size(), piece.size() - at));
+      if (n < 0 && errno == EINTR) continue;
+      same = n > 0 && std::memcmp(buffer.data(), piece.data() + at, n) == 0;
+      at += n > 0 ? static_cast<std::size_t>(n) : 0;
+    }
   }
   ::close(fd);
   return same;
@@ -328,17 +335,12 @@ void OutputStage::put(const std::string& path, std::string_view content, std::st
 void OutputStage::put_pieces(const std::string& path, std::span<const std::string_view> pieces,
                              std::string_view key) {
   index_manifest();
-  if (verify_ && pieces.size() != 1) {  // compared with the output's bytes whole
-    std::string whole;
-    for (const std::string_view piece : pieces) whole += piece;
-    return put(path, whole, key);
-  }
   std::uint64_t size = 0;
   for (const std::string_view piece : pieces) size += piece.size();
   const std::string digest = Digest().add(pieces).hex();
   File file = made(hash_of_hex(std::string_view(digest).substr(0, 32)), size, key);
   const File* old = old_file(path);
-  file.changed = verify_ ? !holds(out_dir_ / path, pieces[0]) : !same(old, file);
+  file.changed = verify_ ? !holds(out_dir_ / path, pieces) : !same(old, file);
   if (file.changed) write_file(staged_path(path), pieces);
   hold(path, file, old);
 }
@@ -372,7 +374,7 @@ void OutputStage::put_copy(const std::string& path, const std::string& source,
     source_staged = original.changed;
   }
   const File* old = old_file(path);
-  file.changed = verify_ ? !holds(out_dir_ / path, content) : !same(old, file);
+  file.changed = verify_ ? !holds(out_dir_ / path, {&content, 1}) : !same(old, file);
   if (file.changed) {  // linked to its source where that is staged too, else written
     const fs::path target = staged_path(path);
     ::unlink(target.c_str());

@@ -159,6 +159,12 @@ TEST_CASE("a file put in pieces holds their bytes, and is the file put whole") {
     again.put_pieces("kb.json", pieces);
     CHECK(again.commit().written == 0);
   }
+  {  // the same size, one byte apart: compared piece by piece, not by size
+    kbc::OutputStage verified(out.string(), true);
+    verified.put_pieces("kb.json", std::vector<std::string_view>{"[\n", "  1,", "\n  3", "\n]\n"});
+    CHECK(verified.commit().written == 1);
+  }
+  CHECK(read(out / "kb.json") == "[\n  1,\n  3\n]\n");
   kbc::OutputStage other(out.string(), false);
   other.put_pieces("kb.json", std::vector<std::string_view>{"[", "]\n"});
   CHECK(other.commit().written == 1);
