@@ -110,22 +110,22 @@ int SearchIndex::weight(const Posting& posting) const {
   return static_cast<int>(std::lround(10 * field_weights_[posting.field] * norm));
 }
 
-std::vector<std::pair<std::string, std::string>> SearchIndex::files(
-    std::string_view language) const {
-  std::vector<std::pair<std::string, std::string>> out;
+void SearchIndex::each_file(
+    std::string_view language,
+    const std::function<void(std::string path, std::string content)>& put) const {
   for (std::size_t first = 0; first < documents_.size(); first += kDocChunk) {
     nlohmann::ordered_json chunk = nlohmann::ordered_json::array();
     for (std::size_t i = first; i < std::min(documents_.size(), first + kDocChunk); ++i) {
       const Document& d = documents_[i];
       chunk.push_back({d.url, d.title, d.code, d.id, d.domain, d.snippet});
     }
-    out.emplace_back("search/d" + std::to_string(first / kDocChunk) + ".json", chunk.dump() + "\n");
+    put("search/d" + std::to_string(first / kDocChunk) + ".json", chunk.dump() + "\n");
   }
   nlohmann::ordered_json shards = nlohmann::ordered_json::array();
   std::string shard;
   const auto end_shard = [&] {
     if (shard.empty()) return;
-    out.emplace_back("search/t" + std::to_string(shards.size() - 1) + ".json", shard + "}\n");
+    put("search/t" + std::to_string(shards.size() - 1) + ".json", shard + "}\n");
     shard.clear();
   };
   std::vector<const std::pair<const std::string, std::vector<Posting>>*> terms;
@@ -162,9 +162,7 @@ std::vector<std::pair<std::string, std::string>> SearchIndex::files(
   meta["max_postings"] = kMaxPostings;
   meta["shards"] = std::move(shards);
   meta["glossary"] = glossary_;
-  out.emplace_back("search/meta.json", meta.dump() + "\n");
-  std::sort(out.begin(), out.end());
-  return out;
+  put("search/meta.json", meta.dump() + "\n");
 }
 
 }  // namespace kbc

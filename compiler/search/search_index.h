@@ -28,6 +28,7 @@
 // document chunk per result shown.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -62,9 +63,10 @@ class SearchIndex {
   void set_glossary(std::map<std::string, std::string> glossary) {
     glossary_ = std::move(glossary);
   }
-  // The index's files, paths relative to the language's folder ("search/meta.json", ...), in
-  // path order.
-  std::vector<std::pair<std::string, std::string>> files(std::string_view language) const;
+  // The index's files, paths relative to the language's folder ("search/meta.json", ...), each
+  // given to `put` as it is made (held together, a language's were 56 MB at 100,000 entries).
+  void each_file(std::string_view language,
+                 const std::function<void(std::string path, std::string content)>& put) const;
 
  private:
   std::vector<Document> documents_;
