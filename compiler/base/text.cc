@@ -271,6 +271,46 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t li
 
 std::size_t typo_limit(std::string_view word) { return std::max<std::size_t>(2, word.size() / 3); }
 
+TypoCandidates::Counts TypoCandidates::counts_of(std::string_view text) {
+  Counts counts{};
+  for (const char c : text) {
+    std::uint8_t& n = counts[static_cast<unsigned char>(c) & 63];
+    if (n != 255) ++n;
+  }
+  return counts;
+}
+
+void TypoCandidates::add(std::string_view candidate) {
+  texts_.emplace_back(candidate);
+  counts_.push_back(counts_of(candidate));
+}
+
+std::optional<std::string> TypoCandidates::closest(std::string_view word) const {
+  const Counts own = counts_of(word);
+  std::optional<std::string> best;
+  std::size_t best_distance = typo_limit(word) + 1;
+  for (std::size_t i = 0; i < texts_.size() && best_distance != 0; ++i) {
+    const std::string& text = texts_[i];
+    const std::size_t limit = best_distance - 1;
+    if ((text.size() > word.size() ? text.size() - word.size() : word.size() - text.size()) > limit)
+      continue;
+    // Each edit removes at most one of the characters one text has beyond the other and adds at
+    // most one it lacks (saturated counts only lower the bound).
+    std::size_t beyond = 0, lacking = 0;
+    for (std::size_t k = 0; k < own.size(); ++k) {
+      const int gap = int{own[k]} - int{counts_[i][k]};
+      (gap > 0 ? beyond : lacking) += static_cast<std::size_t>(gap > 0 ? gap : -gap);
+    }
+    if (std::max(beyond, lacking) > limit) continue;
+    const std::size_t distance = edit_distance(word, text, limit);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = text;
+    }
+  }
+  return best;
+}
+
 std::optional<std::chrono::year_month_day> parse_date(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
   auto number = [&](std::size_t at, std::size_t length) {

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "base/diagnostic.h"
+#include "base/text.h"
 #include "match/benign_corpus.h"
 #include "model/knowledge_base.h"
 
@@ -133,6 +135,15 @@ struct LintContext {
   }
   // What a local rule sees of entry i.
   EntryContext entry(std::size_t i) const { return {regex[i], regex_error[i], kb.languages}; }
+  // The ids the entries' paths give (kb.file_ids), for did-you-mean: made when first asked for,
+  // by any thread.
+  const TypoCandidates& file_id_candidates() const {
+    std::call_once(file_ids_made, [this] { file_ids.emplace(kb.file_ids); });
+    return *file_ids;
+  }
+
+  mutable std::once_flag file_ids_made = {};
+  mutable std::optional<TypoCandidates> file_ids = {};
 };
 
 // A rule, as clang-tidy has checks: an id, a severity, a one-line summary and a check, which

@@ -55,6 +55,33 @@ TEST_CASE("did-you-mean takes the first of the closest candidates, from any rang
   CHECK_FALSE(closest_match("python/keyboardinterrupt", ids));
 }
 
+TEST_CASE("typo candidates answer as closest_match does, for any word") {
+  std::vector<std::string> ids = {
+      "cuda/oom", "cuda/oomx", "python/oom", "python/oom-r12",      "python/oom-r21",
+      "xb",       "ax",        "",           std::string(300, 'a'), "\x80\xc0@"};
+  for (int i = 0; i < 200; ++i)  // many, most of them far from every word
+    ids.push_back("domain" + std::to_string(i % 7) + "/name-r" + std::to_string(i) + "/v");
+  ids.push_back(std::string(298, 'a') + "bb");
+  const TypoCandidates candidates(ids);
+  const char* const words[] = {"cuda/om", "cuda/oomxx",      "cuda/oom", "ab",
+                               "",        "python/oom-r1",   "zzzzzz",   "domain3/name-r45/v",
+                               "a",       "domain3/name-r4", "\x80\xc0", "cuda/oxx"};
+  for (const char* word : words) {
+    INFO(word);
+    CHECK(candidates.closest(word) == closest_match(word, ids));
+  }
+  for (const std::size_t length : {297, 299, 300, 303}) {  // counts past 255, saturated
+    const std::string word(length, 'a');
+    INFO(length);
+    CHECK(candidates.closest(word) == closest_match(word, ids));
+  }
+  // Two characters replaced: at the limit of a word of eight, counted as two beyond and two
+  // lacking.
+  CHECK(candidates.closest("cuda/oxx") == std::optional<std::string>("cuda/oom"));
+  CHECK(candidates.closest("domain3/name-r45/w") ==
+        std::optional<std::string>("domain3/name-r45/v"));
+}
+
 TEST_CASE("is_ascii finds a byte beyond ASCII at any position of a text of any length") {
   CHECK(is_ascii(""));
   for (std::size_t length = 1; length <= 20; ++length) {

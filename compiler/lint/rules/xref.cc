@@ -21,7 +21,7 @@ void xref_unknown(const Entry& entry, const LintContext& context, Reporter& repo
   for_each_link(entry, [&](const std::string& pointer, const std::string& target) {
     if (target == entry.id() || kb.by_id.count(target) || kb.file_ids.count(target)) return;
     std::string message = "no entry has the id '" + target + "'";
-    if (const auto suggestion = closest_match(target, kb.file_ids))
+    if (const auto suggestion = context.file_id_candidates().closest(target))
       message += "; did you mean '" + *suggestion + "'?";
     report.at_value(entry, pointer, message);
   });
