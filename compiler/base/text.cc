@@ -285,10 +285,29 @@ void TypoCandidates::add(std::string_view candidate) {
   counts_.push_back(counts_of(candidate));
 }
 
+void TypoCandidates::sort() {
+  sorted_.resize(texts_.size());
+  std::iota(sorted_.begin(), sorted_.end(), 0);
+  std::sort(sorted_.begin(), sorted_.end(),
+            [this](std::size_t a, std::size_t b) { return texts_[a] < texts_[b]; });
+}
+
 std::optional<std::string> TypoCandidates::closest(std::string_view word) const {
+  // The least distance is at most that of the candidates beside `word` in byte order (an id with
+  // a typo mostly sorts beside the one it means), so the scan below starts with that limit and
+  // reads only the few candidates that can match it: with the limit of a long word (15), nearly
+  // every id of a domain was measured. The first of the closest is still the answer.
+  constexpr std::ptrdiff_t kBeside = 4;
+  std::size_t limit = typo_limit(word);
+  const auto at =
+      std::lower_bound(sorted_.begin(), sorted_.end(), word,
+                       [this](std::size_t i, std::string_view w) { return texts_[i] < w; });
+  for (auto it = at - std::min(kBeside, at - sorted_.begin());
+       it != sorted_.end() && it < at + kBeside; ++it)
+    limit = std::min(limit, edit_distance(word, texts_[*it], limit));
   const Counts own = counts_of(word);
   std::optional<std::string> best;
-  std::size_t best_distance = typo_limit(word) + 1;
+  std::size_t best_distance = limit + 1;
   for (std::size_t i = 0; i < texts_.size() && best_distance != 0; ++i) {
     const std::string& text = texts_[i];
     const std::size_t limit = best_distance - 1;

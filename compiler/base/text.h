@@ -130,6 +130,7 @@ class TypoCandidates {
   template <typename Strings>
   explicit TypoCandidates(const Strings& candidates) {
     for (const auto& candidate : candidates) add(candidate);
+    sort();
   }
   std::optional<std::string> closest(std::string_view word) const;
 
@@ -137,9 +138,11 @@ class TypoCandidates {
   using Counts = std::array<std::uint8_t, 64>;  // by the low six bits, saturated at 255
   static Counts counts_of(std::string_view text);
   void add(std::string_view candidate);
+  void sort();
 
   std::vector<std::string> texts_;
   std::vector<Counts> counts_;
+  std::vector<std::size_t> sorted_;  // indexes of texts_, in byte order
 };
 
 // The items as a sentence writes them: "a", "a or b", "a, b or c" (`conjunction` "or").
