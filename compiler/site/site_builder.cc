@@ -55,7 +55,7 @@ void add_search_index(const SiteModel& model, const Language& language, const js
     index.set_glossary(std::move(glossary));
   }
   const std::string folder = "site/" + language.code + "/";
-  index.each_file(language.code, [&](std::string path, std::string content) {
+  index.each_file(language.code, [&](const std::string& path, std::string content) {
     tree.add(folder + path, std::move(content));
   });
 }

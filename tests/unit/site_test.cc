@@ -99,7 +99,7 @@ namespace {
 // The files of a search index, parsed, by path.
 std::map<std::string, json> index_files(const kbc::SearchIndex& index, const char* language) {
   std::map<std::string, json> files;
-  index.each_file(language, [&files](std::string path, std::string text) {
+  index.each_file(language, [&files](const std::string& path, const std::string& text) {
     CHECK(files.count(path) == 0);  // each file once
     files[path] = json::parse(text);
   });
