@@ -6,6 +6,9 @@ namespace kbc {
 
 void return_free_memory() { malloc_trim(0); }
 
-void map_large_allocations() { mallopt(M_MMAP_THRESHOLD, kLargeAllocation); }
+void map_large_allocations() {
+  mallopt(M_MMAP_THRESHOLD, kLargeAllocation);
+  mallopt(M_TRIM_THRESHOLD, kKeptHeapTop);
+}
 
 }  // namespace kbc
