@@ -106,8 +106,7 @@ bool holds(const fs::path& path, std::span<const std::string_view> pieces) {
   bool same =
       ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) == size;
   std::string buffer(same ? 65536 : 0, '\0');
-  for (std::size_t k = 0; same && k < pieces.size(); ++k) {
-    const std::string_view piece = pieces[k];
+  for (const std::string_view piece : pieces) {
     for (std::size_t at = 0; same && at < piece.size();) {
       const ssize_t n = ::read(fd, buffer.data(), std::min(buffer.size(), piece.size() - at));
       if (n < 0 && errno == EINTR) continue;

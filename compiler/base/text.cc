@@ -237,20 +237,34 @@ std::string_view line_text(std::string_view text, int line) {
   return text.substr(start, end - start);
 }
 
+CharacterCounts character_counts(std::string_view text) {
+  CharacterCounts counts{};
+  for (const char c : text) {
+    std::uint8_t& n = counts[static_cast<unsigned char>(c) & 63];
+    if (n != 255) ++n;
+  }
+  return counts;
+}
+
+std::size_t fewest_edits(const CharacterCounts& a, const CharacterCounts& b) {
+  // Each edit takes at most one from the characters a has beyond b (as a multiset) and one from
+  // those it lacks, so the larger count bounds the distance from below. Counted by the low six
+  // bits and saturated, which can only lower it.
+  std::size_t beyond = 0, lacking = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const int gap = int{a[k]} - int{b[k]};
+    (gap > 0 ? beyond : lacking) += static_cast<std::size_t>(gap > 0 ? gap : -gap);
+  }
+  return std::max(beyond, lacking);
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
   const std::size_t length_gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
   if (length_gap > limit) return limit + 1;
-  if (limit < std::max(a.size(), b.size())) {
-    // Each edit takes at most one from the characters a has beyond b (as a multiset) and one
-    // from those it lacks: the larger count bounds the distance from below, for a pass over each
-    // string instead of the table. Counted by the low six bits, which can only lower it.
-    std::array<int, 64> count{};
-    for (const char c : a) ++count[static_cast<unsigned char>(c) & 63];
-    for (const char c : b) --count[static_cast<unsigned char>(c) & 63];
-    std::size_t beyond = 0, lacking = 0;
-    for (const int n : count) (n > 0 ? beyond : lacking) += static_cast<std::size_t>(std::abs(n));
-    if (std::max(beyond, lacking) > limit) return limit + 1;
-  }
+  // A pass over each string instead of the table, when the table could exceed the limit.
+  if (limit < std::max(a.size(), b.size()) &&
+      fewest_edits(character_counts(a), character_counts(b)) > limit)
+    return limit + 1;
   std::vector<std::size_t> row(b.size() + 1);
   std::iota(row.begin(), row.end(), 0);
   for (std::size_t i = 1; i <= a.size(); ++i) {
@@ -271,25 +285,12 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t li
 
 std::size_t typo_limit(std::string_view word) { return std::max<std::size_t>(2, word.size() / 3); }
 
-TypoCandidates::Counts TypoCandidates::counts_of(std::string_view text) {
-  Counts counts{};
-  for (const char c : text) {
-    std::uint8_t& n = counts[static_cast<unsigned char>(c) & 63];
-    if (n != 255) ++n;
-  }
-  return counts;
-}
-
-void TypoCandidates::add(std::string_view candidate) {
-  texts_.emplace_back(candidate);
-  counts_.push_back(counts_of(candidate));
-}
-
 void TypoCandidates::sort() {
-  sorted_.resize(texts_.size());
+  sorted_.resize(candidates_.size());
   std::iota(sorted_.begin(), sorted_.end(), 0);
-  std::sort(sorted_.begin(), sorted_.end(),
-            [this](std::size_t a, std::size_t b) { return texts_[a] < texts_[b]; });
+  std::sort(sorted_.begin(), sorted_.end(), [this](std::size_t a, std::size_t b) {
+    return candidates_[a].text < candidates_[b].text;
+  });
 }
 
 std::optional<std::string> TypoCandidates::closest(std::string_view word) const {
@@ -298,33 +299,27 @@ std::optional<std::string> TypoCandidates::closest(std::string_view word) const 
   // reads only the few candidates that can match it: with the limit of a long word (15), nearly
   // every id of a domain was measured. The first of the closest is still the answer.
   constexpr std::ptrdiff_t kBeside = 4;
-  std::size_t limit = typo_limit(word);
-  const auto at =
-      std::lower_bound(sorted_.begin(), sorted_.end(), word,
-                       [this](std::size_t i, std::string_view w) { return texts_[i] < w; });
+  std::size_t beside = typo_limit(word);
+  const auto at = std::lower_bound(
+      sorted_.begin(), sorted_.end(), word,
+      [this](std::size_t i, std::string_view w) { return candidates_[i].text < w; });
   for (auto it = at - std::min(kBeside, at - sorted_.begin());
        it != sorted_.end() && it < at + kBeside; ++it)
-    limit = std::min(limit, edit_distance(word, texts_[*it], limit));
-  const Counts own = counts_of(word);
+    beside = std::min(beside, edit_distance(word, candidates_[*it].text, beside));
+  const CharacterCounts own = character_counts(word);
   std::optional<std::string> best;
-  std::size_t best_distance = limit + 1;
-  for (std::size_t i = 0; i < texts_.size() && best_distance != 0; ++i) {
-    const std::string& text = texts_[i];
+  std::size_t best_distance = beside + 1;
+  for (const Candidate& candidate : candidates_) {
+    if (best_distance == 0) break;
     const std::size_t limit = best_distance - 1;
-    if ((text.size() > word.size() ? text.size() - word.size() : word.size() - text.size()) > limit)
+    const std::size_t longer = std::max(candidate.text.size(), word.size());
+    if (longer - std::min(candidate.text.size(), word.size()) > limit ||
+        fewest_edits(own, candidate.counts) > limit)
       continue;
-    // Each edit removes at most one of the characters one text has beyond the other and adds at
-    // most one it lacks (saturated counts only lower the bound).
-    std::size_t beyond = 0, lacking = 0;
-    for (std::size_t k = 0; k < own.size(); ++k) {
-      const int gap = int{own[k]} - int{counts_[i][k]};
-      (gap > 0 ? beyond : lacking) += static_cast<std::size_t>(gap > 0 ? gap : -gap);
-    }
-    if (std::max(beyond, lacking) > limit) continue;
-    const std::size_t distance = edit_distance(word, text, limit);
+    const std::size_t distance = edit_distance(word, candidate.text, limit);
     if (distance < best_distance) {
       best_distance = distance;
-      best = text;
+      best = candidate.text;
     }
   }
   return best;

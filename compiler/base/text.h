@@ -95,6 +95,13 @@ std::string replace_all(std::string_view text, std::string_view from, std::strin
 // leave less than half) and ended with "…", the whole at most `limit` code points.
 std::string head_text(std::string_view text, std::size_t limit);
 
+// How many times each character occurs in a text, by its low six bits, saturated at 255; and the
+// fewest edits that can turn a text of counts `a` into one of counts `b` (a lower bound of their
+// edit distance, for a pass over each text instead of the table).
+using CharacterCounts = std::array<std::uint8_t, 64>;
+CharacterCounts character_counts(std::string_view text);
+std::size_t fewest_edits(const CharacterCounts& a, const CharacterCounts& b);
+
 // Levenshtein distance, for "did you mean" suggestions; once it is sure to exceed `limit`, some
 // number above `limit` (a pass over 100,000 ids then costs a few rows of each).
 std::size_t edit_distance(std::string_view a, std::string_view b,
@@ -129,20 +136,21 @@ class TypoCandidates {
  public:
   template <typename Strings>
   explicit TypoCandidates(const Strings& candidates) {
-    for (const auto& candidate : candidates) add(candidate);
+    for (const auto& candidate : candidates)
+      candidates_.push_back({std::string(candidate), character_counts(candidate)});
     sort();
   }
   std::optional<std::string> closest(std::string_view word) const;
 
  private:
-  using Counts = std::array<std::uint8_t, 64>;  // by the low six bits, saturated at 255
-  static Counts counts_of(std::string_view text);
-  void add(std::string_view candidate);
+  struct Candidate {
+    std::string text;
+    CharacterCounts counts;
+  };
   void sort();
 
-  std::vector<std::string> texts_;
-  std::vector<Counts> counts_;
-  std::vector<std::size_t> sorted_;  // indexes of texts_, in byte order
+  std::vector<Candidate> candidates_;
+  std::vector<std::size_t> sorted_;  // indexes of candidates_, in byte order
 };
 
 // The items as a sentence writes them: "a", "a or b", "a, b or c" (`conjunction` "or").
