@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <unordered_map>
 
@@ -19,19 +20,45 @@ bool is_cjk(char32_t c) {
 
 bool is_word(const std::string& token) { return static_cast<unsigned char>(token[0]) < 0x80; }
 
-// [df, doc, weight, ...]: the kMaxPostings best weights (ties: the first documents), in
+// Appends the decimal digits of `n`.
+void append_number(std::string& text, std::size_t n) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+  text.append(digits, end);
+}
+
+// Appends `term` as a JSON string: quoted as it is when it is a word or phrase (no byte to
+// escape), else through nlohmann.
+void append_term(std::string& text, const std::string& term) {
+  if (std::ranges::all_of(term, [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ' ';
+      })) {
+    text += '"';
+    text += term;
+    text += '"';
+  } else {
+    text += nlohmann::json(term).dump();
+  }
+}
+
+// Appends [df, doc, weight, ...]: the kMaxPostings best weights (ties: the first documents), in
 // document order.
-std::string postings_text(std::vector<std::pair<int, int>> list) {
-  std::string text = "[" + std::to_string(list.size());
+void append_postings(std::string& text, std::vector<std::pair<int, int>>& list) {
+  text += '[';
+  append_number(text, list.size());
   if (list.size() > SearchIndex::kMaxPostings) {
     std::stable_sort(list.begin(), list.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
     list.resize(SearchIndex::kMaxPostings);
     std::sort(list.begin(), list.end());
   }
-  for (const auto& [doc, weight] : list)
-    text += "," + std::to_string(doc) + "," + std::to_string(weight);
-  return text + "]";
+  for (const auto& [doc, weight] : list) {
+    text += ',';
+    append_number(text, static_cast<std::size_t>(doc));
+    text += ',';
+    append_number(text, static_cast<std::size_t>(weight));
+  }
+  text += ']';
 }
 
 }  // namespace
@@ -79,26 +106,26 @@ void SearchIndex::add(Document document, const std::vector<Field>& fields) {
     for (const Field& field : fields) field_weights_.push_back(field.weight);
     field_tokens_.assign(fields.size(), 0);
   }
-  std::unordered_map<std::string, std::vector<Posting>> seen;  // term -> best per field
+  // A term's postings are in document and field order, so the last one says whether this
+  // document's field has it already: no map per document (100,000 documents made millions of
+  // its nodes).
+  const auto take = [&](std::string term, int field, int length) {
+    std::vector<Posting>& list = postings_[std::move(term)];
+    if (list.empty() || list.back().doc != doc || list.back().field != field)
+      list.push_back({doc, field, length});
+  };
   for (std::size_t f = 0; f < fields.size() && f < field_weights_.size(); ++f) {
     std::vector<std::string> tokens = search_tokens(fields[f].text);
     const int length = static_cast<int>(tokens.size());
+    const int field = static_cast<int>(f);
     field_tokens_[f] += length;
-    const auto take = [&](std::string term) {
-      auto& list = seen[std::move(term)];
-      if (list.empty() || list.back().field != static_cast<int>(f))
-        list.push_back({doc, static_cast<int>(f), length});
-    };
     if (fields[f].phrases) {
       for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
-        if (is_word(tokens[k]) && is_word(tokens[k + 1])) take(tokens[k] + " " + tokens[k + 1]);
+        if (is_word(tokens[k]) && is_word(tokens[k + 1]))
+          take(tokens[k] + " " + tokens[k + 1], field, length);
       }
     }
-    for (std::string& token : tokens) take(std::move(token));
-  }
-  for (auto& [term, list] : seen) {
-    auto& postings = postings_[term];
-    postings.insert(postings.end(), list.begin(), list.end());
+    for (std::string& token : tokens) take(std::move(token), field, length);
   }
 }
 
@@ -133,6 +160,7 @@ void SearchIndex::each_file(
   for (const auto& item : postings_) terms.push_back(&item);
   std::sort(terms.begin(), terms.end(),
             [](const auto* a, const auto* b) { return a->first < b->first; });
+  std::vector<std::pair<int, int>> best;
   for (const auto* item : terms) {  // byte order, which search.js bisects
     const std::string& term = item->first;
     const std::vector<Posting>& list = item->second;
@@ -143,7 +171,7 @@ void SearchIndex::each_file(
     } else {
       shard += ",";
     }
-    std::vector<std::pair<int, int>> best;  // (doc, weight), one per document
+    best.clear();  // (doc, weight), one per document
     for (const Posting& posting : list) {
       const int w = weight(posting);
       if (best.empty() || best.back().first != posting.doc)
@@ -151,7 +179,9 @@ void SearchIndex::each_file(
       else
         best.back().second = std::max(best.back().second, w);
     }
-    shard += nlohmann::json(term).dump() + ":" + postings_text(std::move(best));
+    append_term(shard, term);
+    shard += ':';
+    append_postings(shard, best);
   }
   end_shard();
   nlohmann::ordered_json meta;
