@@ -75,30 +75,36 @@ std::size_t Sitemap::parts() const {
   return count <= max_urls_ ? 1 : (count - 1) / max_urls_ + 1;
 }
 
-nlohmann::json Sitemap::urls(std::size_t begin, std::size_t end) const {
+MustacheData Sitemap::urls(std::size_t begin, std::size_t end) const {
   const std::string& base = model_.config().base_url;
   const auto& languages = model_.languages();
-  json urls = json::array();
+  MustacheData urls = list_data();
   // The page of URL `begin`: the last whose first URL is not after it.
   std::size_t k = static_cast<std::size_t>(
       std::upper_bound(first_url_.begin(), first_url_.end() - 1, begin) - first_url_.begin() - 1);
+  const auto link = [](const std::string& hreflang, std::string href) {
+    MustacheData alternate = object_data();
+    put_text(alternate, "hreflang", hreflang);
+    put_text(alternate, "href", std::move(href));
+    return alternate;
+  };
   for (std::size_t number = first_url_[k]; k < pages_.size() && number < end; ++k) {
     const Page& page = pages_[k];
-    json alternates = json::array();
-    for (std::size_t l = 0; l < languages.size(); ++l) {
-      if (page.in[l])
-        alternates.push_back({{"hreflang", languages[l].html_lang},
-                              {"href", base + languages[l].code + "/" + page.suffix}});
-    }
-    alternates.push_back(
-        {{"hreflang", "x-default"}, {"href", base + languages.front().code + "/" + page.suffix}});
     for (std::size_t l = 0; l < languages.size(); ++l) {
       if (!page.in[l]) continue;  // noindex, and canonical to the base language's page
       if (number++ < begin || number > end) continue;  // in another part
-      json url = {{"loc", base + languages[l].code + "/" + page.suffix},
-                  {"alternates", alternates}};
-      if (!page.lastmod.empty()) url["lastmod"] = page.lastmod;
-      urls.push_back(std::move(url));
+      MustacheData alternates = list_data();
+      for (std::size_t a = 0; a < languages.size(); ++a) {
+        if (page.in[a])
+          append(alternates,
+                 link(languages[a].html_lang, base + languages[a].code + "/" + page.suffix));
+      }
+      append(alternates, link("x-default", base + languages.front().code + "/" + page.suffix));
+      MustacheData url = object_data();
+      put_text(url, "loc", base + languages[l].code + "/" + page.suffix);
+      put(url, "alternates", std::move(alternates));
+      put_text(url, "lastmod", page.lastmod);
+      append(urls, std::move(url));
     }
   }
   return urls;
@@ -106,22 +112,28 @@ nlohmann::json Sitemap::urls(std::size_t begin, std::size_t end) const {
 
 SitemapFile Sitemap::file(std::size_t k) const {
   const std::size_t count = first_url_.back();
-  if (parts() == 1) return {"sitemap.xml", "sitemap.xml", {{"urls", urls(0, count)}}};
+  const auto with = [](const char* key, MustacheData list) {
+    MustacheData model = object_data();
+    put(model, key, std::move(list));
+    return model;
+  };
+  if (parts() == 1) return {"sitemap.xml", "sitemap.xml", with("urls", urls(0, count))};
   if (k == 0) {
-    json sitemaps = json::array();
+    MustacheData sitemaps = list_data();
     for (std::size_t part = 1; part <= parts(); ++part) {
-      sitemaps.push_back(
-          {{"loc", model_.config().base_url + "sitemap-" + std::to_string(part) + ".xml"}});
+      MustacheData sitemap = object_data();
+      put_text(sitemap, "loc",
+               model_.config().base_url + "sitemap-" + std::to_string(part) + ".xml");
+      append(sitemaps, std::move(sitemap));
     }
-    return {"sitemap.xml", "sitemap_index.xml", {{"sitemaps", std::move(sitemaps)}}};
+    return {"sitemap.xml", "sitemap_index.xml", with("sitemaps", std::move(sitemaps))};
   }
   const std::size_t begin = (k - 1) * max_urls_;
-  return {"sitemap-" + std::to_string(k) + ".xml",
-          "sitemap.xml",
-          {{"urls", urls(begin, std::min(begin + max_urls_, count))}}};
+  return {"sitemap-" + std::to_string(k) + ".xml", "sitemap.xml",
+          with("urls", urls(begin, std::min(begin + max_urls_, count)))};
 }
 
-json sitemap_model(const SiteModel& model) {
+MustacheData sitemap_model(const SiteModel& model) {
   const Sitemap sitemap(model, std::numeric_limits<std::size_t>::max());
   return std::move(sitemap.file(0).model);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/languages.h"
+#include "render/mustache_data.h"
 #include "site/site_model.h"
 
 namespace kbc {
@@ -18,8 +19,10 @@ nlohmann::json atom_feed_model(const SiteModel& model, const Language& language,
                                const nlohmann::json& strings);
 
 // Every page of every language, with its alternates in the others and, for an entry, its
-// last_updated (needs base_url).
-nlohmann::json sitemap_model(const SiteModel& model);
+// last_updated (needs base_url). As mustache data, built without a JSON document first: a site
+// of 100,000 entries has 180,000 URLs, and the document and its conversion took ten times the
+// rendering's time.
+MustacheData sitemap_model(const SiteModel& model);
 
 // The URLs a sitemap may list (sitemaps.org): a site with more gets a sitemap index.
 constexpr std::size_t kMaxSitemapUrls = 50000;
@@ -29,7 +32,7 @@ constexpr std::size_t kMaxSitemapUrls = 50000;
 // (sitemap_index.xml) of sitemap-1.xml, sitemap-2.xml, ..., each of at most `max_urls` URLs.
 struct SitemapFile {
   std::string path, template_name;
-  nlohmann::json model;
+  MustacheData model;
 };
 std::vector<SitemapFile> sitemap_files(const SiteModel& model,
                                        std::size_t max_urls = kMaxSitemapUrls);
@@ -52,7 +55,7 @@ class Sitemap {
   };
 
  private:
-  nlohmann::json urls(std::size_t begin, std::size_t end) const;  // URLs [begin, end)
+  MustacheData urls(std::size_t begin, std::size_t end) const;  // URLs [begin, end)
 
   const SiteModel& model_;
   std::size_t max_urls_;

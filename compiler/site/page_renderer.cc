@@ -37,8 +37,11 @@ std::string PageRenderer::page(const std::string& language, const std::string& b
 }
 
 std::string PageRenderer::file(const std::string& name, const json& model) {
-  const data page = to_mustache_data(model);
-  MustacheContext context(&page);
+  return file(name, to_mustache_data(model));
+}
+
+std::string PageRenderer::file(const std::string& name, const data& model) {
+  MustacheContext context(&model);
   return render_mustache(get(name), context);
 }
 

@@ -33,6 +33,7 @@ class PageRenderer {
   // an .xml file is escaped as the rest of kbc escapes XML (escape_html: ' as &#39;), of an
   // .html file as mustache does.
   std::string file(const std::string& name, const nlohmann::json& model);
+  std::string file(const std::string& name, const kainjow::mustache::data& model);
 
  private:
   kainjow::mustache::mustache& get(const std::string& name);
