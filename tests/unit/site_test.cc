@@ -357,7 +357,10 @@ TEST_CASE("the link checker resolves dot segments and folders as a browser does"
            "<a href=\"./b.html\">b</a> <a href=\"../entries/./b.html\">b again</a> "
            "<a href=\"../\">language home</a> <a href=\".\">its folder</a> "
            "<a href=\"../../../en/index.html\">above the root</a> "
-           "<a href=\"../../en/index.html\">site root and back</a>");
+           "<a href=\"../../en/index.html\">site root and back</a> "
+           "<a href=\"..//entries//b.html\">doubled slashes</a> "
+           "<a href=\"../../../site/en/index.html\">the tree's root and back</a> "
+           "<a href=\"b.html/../b.html\">a file's dot-dot</a>");
   tree.add("site/en/entries/b.html", "");
   tree.add("site/en/index.html", "");
   const kbc::Diagnostics problems = kbc::check_site_links(tree);
