@@ -260,6 +260,8 @@ void OutputStage::index_manifest() {
     old_.reserve(held_);
     new_.reserve(held_);
     bool header = true, damaged = false;
+    std::string last;    // the path of the line before
+    old_sorted_ = true;  // version 1's lines are version 2's without a key: merged the same
     // Read again, a piece at a time: the text is 89 MB at 100,000 entries.
     const bool read = read_lines(out_dir_ / kOutputMarker, [&](std::string_view line) {
       if (std::exchange(header, false)) return true;
@@ -267,36 +269,99 @@ void OutputStage::index_manifest() {
       if (second == std::string_view::npos || !is_hex_digest(line.substr(0, first)))
         return damaged = true, false;
       const std::size_t third = line.find('\t', second + 1);
-      File& file = old_[std::string(line.substr(second + 1, third - second - 1))];
+      const std::string_view path = line.substr(second + 1, third - second - 1);
+      if (path <= last) old_sorted_ = false;
+      last = path;
+      File& file = old_[std::string(path)];
       file.digest = hash_of_hex(line.substr(0, first));
       std::from_chars(line.data() + first + 1, line.data() + second, file.size);
       file.keyed = third != std::string_view::npos;
       if (file.keyed) file.key = key_hash(line.substr(third + 1));
+      // A key kbc did not write (not 32 hex digits) reads back as another's: not merged.
+      if (file.keyed && !is_hex_digest(line.substr(third + 1))) old_sorted_ = false;
       return true;
     });
     if (damaged || !read) distrust_manifest();  // trusted no more than a missing one
+    if (!known_) old_sorted_ = false;
   });
 }
 
-void OutputStage::write_manifest(const std::function<void(std::string_view)>& out) const {
+namespace {
+
+// A file's line of the manifest: digest, size, path and, when known, what it was made from.
+template <typename File>
+void append_manifest_line(std::string& text, const std::string& path, const File& file) {
+  text.append(hex_of(file.digest)).append("\t");
+  text.append(std::to_string(file.size)).append("\t").append(path);
+  if (file.keyed) text.append("\t").append(hex_of(file.key));
+  text += '\n';
+}
+
+// The path of a manifest line (its third field).
+std::string_view manifest_line_path(std::string_view line) {
+  const std::size_t second = line.find('\t', line.find('\t') + 1) + 1;
+  return line.substr(second, line.find('\t', second) - second);
+}
+
+}  // namespace
+
+void OutputStage::write_manifest(const std::function<void(std::string_view)>& out,
+                                 const std::vector<std::string>& removed) const {
+  std::string text(kManifestHeader);
+  if (!inputs_.empty()) text.append(" ").append(inputs_);
+  text += '\n';
+  const auto flush = [&](bool always) {
+    if (always || text.size() >= kManifestPiece) {
+      out(text);
+      text.clear();
+    }
+  };
+  if (known_ && old_sorted_) {  // the old manifest's lines, with the changes merged in
+    std::vector<const std::pair<const std::string, File>*> changes;
+    for (const auto& file : new_) {
+      const File* old = old_file(file.first);
+      if (!same(old, file.second) || old->keyed != file.second.keyed ||
+          (old->keyed && old->key != file.second.key))
+        changes.push_back(&file);
+    }
+    std::sort(changes.begin(), changes.end(), [](auto* a, auto* b) { return a->first < b->first; });
+    auto change = changes.begin();
+    auto gone = removed.begin();
+    std::size_t lines = 0;
+    bool header = true;
+    const bool read = read_lines(out_dir_ / kOutputMarker, [&](std::string_view line) {
+      if (std::exchange(header, false)) return true;
+      const std::string_view path = manifest_line_path(line);
+      for (; change != changes.end() && (*change)->first < path; ++change, ++lines) {
+        append_manifest_line(text, (*change)->first, (*change)->second);
+        flush(false);
+      }
+      while (gone != removed.end() && *gone < path) ++gone;
+      if (change != changes.end() && (*change)->first == path) return true;  // changed
+      if (gone != removed.end() && *gone == path) return true;               // removed
+      text.append(line) += '\n';
+      ++lines;
+      flush(false);
+      return true;
+    });
+    for (; change != changes.end(); ++change, ++lines)
+      append_manifest_line(text, (*change)->first, (*change)->second);
+    // The lock is held and the manifest was indexed whole: it cannot differ now.
+    if (!read || lines != new_.size())
+      throw ToolError("the output's manifest " + (out_dir_ / kOutputMarker).string() +
+                      " changed during the build");
+    flush(true);
+    return;
+  }
   std::vector<const std::pair<const std::string, File>*> files;
   files.reserve(new_.size());
   for (const auto& file : new_) files.push_back(&file);
   parallel_sort(files, [](auto* a, auto* b) { return a->first < b->first; });
-  std::string text(kManifestHeader);
-  if (!inputs_.empty()) text.append(" ").append(inputs_);
-  text += '\n';
   for (const auto* file : files) {
-    text.append(hex_of(file->second.digest)).append("\t");
-    text.append(std::to_string(file->second.size)).append("\t").append(file->first);
-    if (file->second.keyed) text.append("\t").append(hex_of(file->second.key));
-    text += '\n';
-    if (text.size() >= kManifestPiece) {
-      out(text);
-      text.clear();
-    }
+    append_manifest_line(text, file->first, file->second);
+    flush(false);
   }
-  out(text);
+  flush(true);
 }
 
 fs::path OutputStage::staged_path(const std::string& path) {
@@ -433,7 +498,7 @@ OutputStage::Summary OutputStage::commit(Progress* progress) {
   // be those it lists (an output checked byte for byte).
   if (summary.written == 0 && summary.removed == 0 && !known_) {
     std::string text;
-    write_manifest([&](std::string_view piece) { text.append(piece); });
+    write_manifest([&](std::string_view piece) { text.append(piece); }, journal.remove);
     if (read_file(out_dir_ / kOutputMarker) == text) return summary;
   }
   staging_made_ = true;
@@ -441,7 +506,7 @@ OutputStage::Summary OutputStage::commit(Progress* progress) {
   // Written a piece at a time: whole, the text of 730,000 files is 89 MB more at the peak.
   const fs::path manifest = staging_ / kOutputMarker;
   const int fd = open_for_writing(manifest);
-  write_manifest([&](std::string_view piece) { write_all(fd, piece, manifest); });
+  write_manifest([&](std::string_view piece) { write_all(fd, piece, manifest); }, journal.remove);
   if (::close(fd) != 0) fail_on("write", manifest);
   journal.move.push_back(std::string(kOutputMarker));  // last: the output is complete
   if (!fs::exists(out_dir_, error) || fs::is_empty(out_dir_, error)) {
