@@ -490,8 +490,8 @@ std::size_t SiteModel::domain_page_count(const std::string& domain) const {
   return size == 0 ? 1 : (size + kDomainPageSize - 1) / kDomainPageSize;
 }
 
-json SiteModel::domain_page(const std::string& domain, const Language& language,
-                            const json& strings, std::size_t page) const {
+MustacheData SiteModel::domain_page(const std::string& domain, const Language& language,
+                                    const json& strings, std::size_t page) const {
   const std::size_t pages = domain_page_count(domain);
   page = std::clamp<std::size_t>(page, 1, pages);
   const std::string path = site_domain_path(language.code, domain, page);
@@ -499,34 +499,50 @@ json SiteModel::domain_page(const std::string& domain, const Language& language,
   const std::string number = page > 1 ? " – " + page_of(strings, page, pages) : "";
   const std::size_t room = title_room() - std::min(title_room(), code_points(number));
   const std::string heading = head_text(domain, room) + number;
-  json model = common(path, path.substr(language.code.size() + 1), heading, language);
-  const std::string up = model["up"];
-  // The page's slice of the domain's list, a section per category.
+  const json common_data = common(path, path.substr(language.code.size() + 1), heading, language);
+  const std::string up = common_data["up"];
+  MustacheData model = to_mustache_data(common_data);
+  // The page's slice of the domain's list, a section per category, made as mustache data: the
+  // list pages of 100,000 entries made as JSON first took twice as long.
   const std::vector<std::size_t>& list = domain_lists_.at(domain);
   const std::size_t begin = std::min((page - 1) * kDomainPageSize, list.size());
   const std::size_t end = std::min(begin + kDomainPageSize, list.size());
-  json groups = json::array();
+  MustacheData groups = list_data();
+  std::optional<MustacheData> entries;
+  const std::string* category = nullptr;
+  const auto end_group = [&] {
+    if (!entries) return;
+    MustacheData group = object_data();
+    put_text(group, "name", *category);
+    put_text(group, "label", value_label(strings, "category_", *category));
+    put(group, "entries", std::move(*entries));
+    append(groups, std::move(group));
+    entries.reset();
+  };
   for (std::size_t k = begin; k < end; ++k) {
     const RecordRow& r = rows_[list[k]];
-    const std::string& category = r.category;
-    if (groups.empty() || groups.back()["name"] != category)
-      groups.push_back({{"name", category},
-                        {"label", value_label(strings, "category_", category)},
-                        {"entries", json::array()}});
+    if (!category || *category != r.category) {
+      end_group();
+      category = &r.category;
+      entries.emplace(list_data());
+    }
     const Title t = title(list[k], language);
-    json item = {{"title", short_title(t.text, r.error_code)},
-                 {"href", up + site_entry_path(language.code, r.id)},
-                 {"error_code", r.error_code}};
-    if (t.untranslated) item["title_lang"] = base_lang();
-    groups.back()["entries"].push_back(std::move(item));
+    MustacheData item = object_data();
+    put_text(item, "title", short_title(t.text, r.error_code));
+    put_text(item, "href", up + site_entry_path(language.code, r.id));
+    put_text(item, "error_code", r.error_code);
+    if (t.untranslated) put_text(item, "title_lang", base_lang());
+    append(*entries, std::move(item));
   }
-  model["domain"] = domain;
-  model["count"] = count_label(strings, "entries_count", domains_.at(domain).size());
-  model["categories"] = std::move(groups);
+  end_group();
+  put_text(model, "domain", domain);
+  put_text(model, "count", count_label(strings, "entries_count", domains_.at(domain).size()));
+  put(model, "categories", std::move(groups));
   if (pages > 1) {
-    model["pagination"] = pagination_data(page, pages, strings, [&](std::size_t k) {
-      return up + site_domain_path(language.code, domain, k);
-    });
+    put(model, "pagination",
+        to_mustache_data(pagination_data(page, pages, strings, [&](std::size_t k) {
+          return up + site_domain_path(language.code, domain, k);
+        })));
   }
   return model;
 }

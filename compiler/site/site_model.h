@@ -92,8 +92,8 @@ class SiteModel {
   nlohmann::json home_page(const Language& language, const nlohmann::json& strings) const;
   // Page `page` (from 1) of the domain's list: its entries by category, then id, with links to
   // the other pages when there are several. The count is the domain's whole.
-  nlohmann::json domain_page(const std::string& domain, const Language& language,
-                             const nlohmann::json& strings, std::size_t page = 1) const;
+  MustacheData domain_page(const std::string& domain, const Language& language,
+                           const nlohmann::json& strings, std::size_t page = 1) const;
   std::size_t domain_page_count(const std::string& domain) const;
   // The search page ("search") or the not-found page ("404"). The home and search pages have
   // `match_data`, the link to the paste box's data (site_builder.h), which the renderer takes

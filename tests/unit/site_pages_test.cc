@@ -8,6 +8,7 @@
 #include <set>
 
 #include "base/file_system.h"
+#include "mustache_at.h"
 #include "render/templates.h"
 #include "site/feeds.h"
 #include "site/link_check.h"
@@ -56,23 +57,26 @@ const json kStrings = {{"entries_count", "{n} entries"}, {"page_of", "Page {k} o
                        {"page_number", "Page {n}"},      {"pagination", "Pages"},
                        {"previous_page", "Previous"},    {"next_page", "Next"}};
 
-std::size_t entry_count(const json& page) {
+using kbc_test::at;
+
+std::size_t entry_count(const kbc::MustacheData& page) {
   std::size_t count = 0;
-  for (const auto& category : page["categories"]) count += category["entries"].size();
+  for (const auto& category : page.get("categories")->list_value())
+    count += category.get("entries")->list_value().size();
   return count;
 }
 
 // The page numbers of a page's pagination, "…" for a gap, "[k]" for the current page.
-std::string numbers(const json& page) {
+std::string numbers(const kbc::MustacheData& page) {
   std::string out;
-  for (const auto& item : page["pagination"]["pages"]) {
+  for (const auto& item : page.get("pagination")->get("pages")->list_value()) {
     if (!out.empty()) out += " ";
-    if (item.contains("gap"))
+    if (item.get("gap"))
       out += "…";
-    else if (item.contains("current"))
-      out += "[" + item["number"].get<std::string>() + "]";
+    else if (item.get("current"))
+      out += "[" + item.get("number")->string_value() + "]";
     else
-      out += item["number"].get<std::string>();
+      out += item.get("number")->string_value();
   }
   return out;
 }
@@ -87,41 +91,41 @@ TEST_CASE("a domain of 250 entries is listed on 3 pages, the first at the domain
   CHECK(kbc::site_domain_path("en", "cuda", 1) == "en/domains/cuda.html");
   CHECK(kbc::site_domain_path("en", "cuda", 2) == "en/domains/cuda/page-2.html");
 
-  const json first = model.domain_page("cuda", en, kStrings, 1);
-  CHECK(first["canonical"] == "https://kb.example/en/domains/cuda.html");
-  CHECK(first["page_title"] == "cuda");
-  CHECK(first["count"] == "250 entries");  // the whole domain's, on every page
+  const kbc::MustacheData first = model.domain_page("cuda", en, kStrings, 1);
+  CHECK(at(first, "canonical") == "https://kb.example/en/domains/cuda.html");
+  CHECK(at(first, "page_title") == "cuda");
+  CHECK(at(first, "count") == "250 entries");  // the whole domain's, on every page
   CHECK(entry_count(first) == 100);
   // By category, then id: build_error's 84 entries first, then runtime_error's.
-  CHECK(first["categories"][0]["name"] == "build_error");
-  CHECK(first["categories"][0]["entries"].size() == 84);
-  CHECK(first["categories"][1]["entries"][0]["href"] == "../../en/entries/cuda/e001.html");
-  const json& nav = first["pagination"];
-  CHECK(nav["label"] == "Pages");
-  CHECK(nav["page_of"] == "Page 1 of 3");
-  CHECK_FALSE(nav.contains("prev"));
-  CHECK(nav["next"]["href"] == "../../en/domains/cuda/page-2.html");
+  CHECK(at(first, "categories.0.name") == "build_error");
+  CHECK(at(first, "categories.0.entries") == "(list of 84)");
+  CHECK(at(first, "categories.1.entries.0.href") == "../../en/entries/cuda/e001.html");
+  CHECK(at(first, "pagination.label") == "Pages");
+  CHECK(at(first, "pagination.page_of") == "Page 1 of 3");
+  CHECK(at(first, "pagination.prev") == "(absent)");
+  CHECK(at(first, "pagination.next.href") == "../../en/domains/cuda/page-2.html");
   CHECK(numbers(first) == "[1] 2 3");
-  CHECK(nav["pages"][0]["href"] == "../../en/domains/cuda.html");
-  CHECK(nav["pages"][2]["label"] == "Page 3");
+  CHECK(at(first, "pagination.pages.0.href") == "../../en/domains/cuda.html");
+  CHECK(at(first, "pagination.pages.2.label") == "Page 3");
 
-  const json second = model.domain_page("cuda", en, kStrings, 2);
-  CHECK(second["up"] == "../../../");
-  CHECK(second["canonical"] == "https://kb.example/en/domains/cuda/page-2.html");
-  CHECK(second["page_title"] == "cuda – Page 2 of 3");
-  CHECK(second["alternates"][1]["href"] == "https://kb.example/zh/domains/cuda/page-2.html");
-  CHECK(second["switch"][0]["href"] == "../../../zh/domains/cuda/page-2.html");
-  CHECK(second["pagination"]["prev"]["href"] == "../../../en/domains/cuda.html");
-  CHECK(second["pagination"]["next"]["href"] == "../../../en/domains/cuda/page-3.html");
+  const kbc::MustacheData second = model.domain_page("cuda", en, kStrings, 2);
+  CHECK(at(second, "up") == "../../../");
+  CHECK(at(second, "canonical") == "https://kb.example/en/domains/cuda/page-2.html");
+  CHECK(at(second, "page_title") == "cuda – Page 2 of 3");
+  CHECK(at(second, "alternates.1.href") == "https://kb.example/zh/domains/cuda/page-2.html");
+  CHECK(at(second, "switch.0.href") == "../../../zh/domains/cuda/page-2.html");
+  CHECK(at(second, "pagination.prev.href") == "../../../en/domains/cuda.html");
+  CHECK(at(second, "pagination.next.href") == "../../../en/domains/cuda/page-3.html");
   CHECK(numbers(second) == "1 [2] 3");
   // The 101st entry: the 17th of runtime_error, whose ids skip every third number.
-  CHECK(second["categories"][0]["entries"][0]["href"] == "../../../en/entries/cuda/e025.html");
+  CHECK(at(second, "categories.0.entries.0.href") == "../../../en/entries/cuda/e025.html");
 
-  const json third = model.domain_page("cuda", en, kStrings, 3);
+  const kbc::MustacheData third = model.domain_page("cuda", en, kStrings, 3);
   CHECK(entry_count(third) == 50);
-  CHECK_FALSE(third["pagination"].contains("next"));
-  CHECK(third["categories"].back()["entries"].back()["href"] ==
-        "../../../en/entries/cuda/e248.html");
+  CHECK(at(third, "pagination.next") == "(absent)");
+  CHECK(at(third, "categories") == "(list of 1)");
+  CHECK(at(third, "categories.0.entries") == "(list of 50)");
+  CHECK(at(third, "categories.0.entries.49.href") == "../../../en/entries/cuda/e248.html");
 }
 
 TEST_CASE("the title of a later page keeps its number however long the domain's name") {
@@ -129,21 +133,21 @@ TEST_CASE("the title of a later page keeps its number however long the domain's 
   const auto records = domain_records(domain, 101);
   const kbc::SiteModel model(pointers(records), with_base_url());
   const kbc::Language& en = kbc::default_languages()[0];
-  const std::string title = model.domain_page(domain, en, kStrings, 2)["page_title"];
+  const std::string title = at(model.domain_page(domain, en, kStrings, 2), "page_title");
   CHECK(title.ends_with("… – Page 2 of 2"));
   CHECK(title.size() < domain.size() + 14);
-  CHECK(model.domain_page(domain, en, kStrings, 1)["page_title"] ==
-        model.domain_page(domain, en, kStrings)["page_title"]);
+  CHECK(at(model.domain_page(domain, en, kStrings, 1), "page_title") ==
+        at(model.domain_page(domain, en, kStrings), "page_title"));
 }
 
 TEST_CASE("a domain of at most 100 entries has one page and no page links") {
   const auto records = domain_records("cuda", 100);
   const kbc::SiteModel model(pointers(records), {});
   CHECK(model.domain_page_count("cuda") == 1);
-  const json page = model.domain_page("cuda", kbc::default_languages()[1], kStrings);
+  const kbc::MustacheData page = model.domain_page("cuda", kbc::default_languages()[1], kStrings);
   CHECK(entry_count(page) == 100);
-  CHECK_FALSE(page.contains("pagination"));
-  CHECK(page["page_title"] == "cuda");
+  CHECK(at(page, "pagination") == "(absent)");
+  CHECK(at(page, "page_title") == "cuda");
 }
 
 TEST_CASE("a long list links its first and last pages and those near the current one") {
