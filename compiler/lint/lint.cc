@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <future>
 #include <limits>
 #include <map>
 #include <memory>
@@ -549,10 +550,15 @@ Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache,
   // Sorted once here, so that a lint that reads them back (nothing changed) only merges them
   // with the load's diagnostics.
   sort_diagnostics(next.findings);
-  cache.store_last_lint_facts([&](std::ostream& out) {
-    return next.write_facts_cbor(out);
-  });  // first, each built and freed in turn
+  // The two parts on two threads (1.2 and 1.1 s at 100,000 entries, one after the other while
+  // the other core waited). Either may land first: the facts are used only with findings of the
+  // same knowledge base's digest (LastLint::add_facts), so a lint killed between the two renames
+  // leaves parts that a later lint either uses together or not at all.
+  std::future<void> facts = std::async(std::launch::async, [&cache, &next] {
+    cache.store_last_lint_facts([&](std::ostream& out) { return next.write_facts_cbor(out); });
+  });
   cache.store_last_lint([&](std::ostream& out) { return next.write_findings_cbor(out); });
+  facts.get();
   return std::move(next.findings);
 }
 

@@ -43,8 +43,8 @@ class ParseCache {
   void prune();
 
   // What the last whole lint stored (lint/last_lint.h), if anything. Only the latest is kept.
-  // In two parts (lint/last_lint.h); the facts are stored first, and a lint killed between the
-  // two leaves facts that name another digest than the findings.
+  // In two parts (lint/last_lint.h), stored at once from two threads; a lint killed between the
+  // two leaves facts that name another digest than the findings, which are never used together.
   // The findings part and the facts part as their CBOR bytes (LastLint::from_cbor and
   // LastLint::add_facts read them without a document).
   std::optional<std::string> find_last_lint() const;
