@@ -24,6 +24,10 @@ void append(MustacheData& list, MustacheData value) {
       .push_back(std::move(value));
 }
 
+void reserve(MustacheData& list, std::size_t size) {
+  const_cast<kainjow::mustache::basic_list<std::string>&>(list.list_value()).reserve(size);
+}
+
 MustacheData to_mustache_data(const json& value) {
   switch (value.type()) {
     case json::value_t::object: {
@@ -38,6 +42,7 @@ MustacheData to_mustache_data(const json& value) {
     }
     case json::value_t::array: {
       MustacheData out{MustacheData::type::list};
+      reserve(out, value.size());
       for (const json& item : value) append(out, to_mustache_data(item));
       return out;
     }

@@ -79,6 +79,7 @@ MustacheData Sitemap::urls(std::size_t begin, std::size_t end) const {
   const std::string& base = model_.config().base_url;
   const auto& languages = model_.languages();
   MustacheData urls = list_data();
+  reserve(urls, end - begin);
   // The page of URL `begin`: the last whose first URL is not after it.
   std::size_t k = static_cast<std::size_t>(
       std::upper_bound(first_url_.begin(), first_url_.end() - 1, begin) - first_url_.begin() - 1);
@@ -94,6 +95,7 @@ MustacheData Sitemap::urls(std::size_t begin, std::size_t end) const {
       if (!page.in[l]) continue;  // noindex, and canonical to the base language's page
       if (number++ < begin || number > end) continue;  // in another part
       MustacheData alternates = list_data();
+      reserve(alternates, languages.size() + 1);
       for (std::size_t a = 0; a < languages.size(); ++a) {
         if (page.in[a])
           append(alternates,

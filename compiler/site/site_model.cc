@@ -508,6 +508,7 @@ MustacheData SiteModel::domain_page(const std::string& domain, const Language& l
   const std::size_t begin = std::min((page - 1) * kDomainPageSize, list.size());
   const std::size_t end = std::min(begin + kDomainPageSize, list.size());
   MustacheData groups = list_data();
+  reserve(groups, end - begin);  // at most a group per entry
   std::optional<MustacheData> entries;
   const std::string* category = nullptr;
   const auto end_group = [&] {
@@ -525,6 +526,7 @@ MustacheData SiteModel::domain_page(const std::string& domain, const Language& l
       end_group();
       category = &r.category;
       entries.emplace(list_data());
+      reserve(*entries, end - k);
     }
     const Title t = title(list[k], language);
     MustacheData item = object_data();
