@@ -31,6 +31,7 @@ MustacheData translated_text(const std::string& base, const std::string& transla
 // `has_sources`.
 void put_sources(MustacheData& out, const ordered_json& item) {
   MustacheData links = list_data();
+  reserve(links, list_field(item, "sources").size());
   for (const auto& source : list_field(item, "sources")) {
     if (!source.is_string()) continue;
     const std::string& url = source.get_ref<const std::string&>();
@@ -45,6 +46,7 @@ void put_sources(MustacheData& out, const ordered_json& item) {
 // The strings of a list field (tags, aliases) as [{text}].
 MustacheData texts_data(const ordered_json& record, const char* key) {
   MustacheData out = list_data();
+  reserve(out, list_field(record, key).size());
   for (const auto& item : list_field(record, key)) {
     if (!item.is_string() || is_blank(item.get<std::string>())) continue;
     MustacheData text = object_data();
@@ -78,6 +80,7 @@ MustacheData ranked_items(const ordered_json& r, const char* key, const char* ra
                           std::optional<MustacheData>& first, Fill fill) {
   MustacheData list = list_data();
   const auto& items = list_field(r, key);
+  reserve(list, items.size());
   int number = 0;
   for (std::size_t i : by_rate(items, rate_key)) {
     const auto& source = items[i];

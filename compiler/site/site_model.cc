@@ -402,6 +402,7 @@ std::string SiteModel::entry_page_key(std::size_t index, const Language& languag
 MustacheData SiteModel::related_data(std::size_t index, const Language& language,
                                      const json& strings, const std::string& up) const {
   MustacheData related = list_data();
+  reserve(related, 3);
   const Relations& relations = relations_[index];
   const std::pair<const char*, const std::vector<Link>*> groups[] = {
       {"preceded_by", &relations.preceded_by},
@@ -410,6 +411,7 @@ MustacheData SiteModel::related_data(std::size_t index, const Language& language
   for (const auto& [key, links] : groups) {
     if (links->empty()) continue;
     MustacheData items = list_data();
+    reserve(items, links->size());
     for (const Link& link : *links) {
       MustacheData item = object_data();
       if (link.edge) put_text(item, "detail", transition_detail(*link.edge, strings));
