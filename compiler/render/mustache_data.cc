@@ -17,16 +17,21 @@ void put_text(MustacheData& object, const std::string& key, std::string text) {
   object[key] = std::move(value);
 }
 
-void append(MustacheData& list, MustacheData value) {
-  // list_value() is the only access kainjow gives to a list; the vector it refers to is owned
-  // by `list` and not itself const, so appending through it is well defined.
-  const_cast<kainjow::mustache::basic_list<std::string>&>(list.list_value())
-      .push_back(std::move(value));
+namespace {
+
+// The items of a list. list_value() is the only access kainjow gives to them; the vector it
+// refers to is owned by `list` and not itself const, so changing it through this is well defined.
+kainjow::mustache::basic_list<std::string>& list_items(MustacheData& list) {
+  return const_cast<kainjow::mustache::basic_list<std::string>&>(list.list_value());
 }
 
-void reserve(MustacheData& list, std::size_t size) {
-  const_cast<kainjow::mustache::basic_list<std::string>&>(list.list_value()).reserve(size);
+}  // namespace
+
+void append(MustacheData& list, MustacheData value) {
+  list_items(list).push_back(std::move(value));
 }
+
+void reserve(MustacheData& list, std::size_t size) { list_items(list).reserve(size); }
 
 MustacheData to_mustache_data(const json& value) {
   switch (value.type()) {
