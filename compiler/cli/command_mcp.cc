@@ -30,7 +30,7 @@ namespace {
 using nlohmann::ordered_json;
 
 // The records of a bundle, checked as `kbc match --bundle` checks them.
-std::vector<ordered_json> bundle_records(const std::string& path) {
+std::vector<ordered_json> served_records(const std::string& path) {
   ordered_json bundle = read_bundle<ordered_json>("mcp", path);
   bundle_match_records("mcp", path, nlohmann::json(bundle));
   return std::move(bundle.get_ref<ordered_json::array_t&>());
@@ -60,7 +60,7 @@ struct Served {
 };
 
 Served bundle_entries(const std::string& path) {
-  Served served{bundle_records(path), {}, {}};
+  Served served{served_records(path), {}, {}};
   served.languages = bundle_languages(served.records);
   return served;
 }

@@ -30,7 +30,7 @@ struct Node {
   std::vector<Node> children;  // the parts in order, or (kRepeat) the repeated part
 };
 
-struct Flags {
+struct GroupFlags {
   bool fold = false;    // (?i)
   bool dot_nl = false;  // (?s)
 };
@@ -45,7 +45,7 @@ struct Count {
 // flag group without content, such as (?i), whose flags hold for the rest of the enclosing group.
 struct Opener {
   std::size_t next;
-  Flags flags;
+  GroupFlags flags;
   bool sets_flags;
 };
 
@@ -62,13 +62,13 @@ class TreeReader {
 
   Node read() {
     std::size_t i = 0;
-    Node root = alternation(i, Flags{});
+    Node root = alternation(i, GroupFlags{});
     if (i != p_.size()) js::not_re2(p_, i);  // a ')' with no '('
     return root;
   }
 
  private:
-  Node alternation(std::size_t& i, Flags flags) {
+  Node alternation(std::size_t& i, GroupFlags flags) {
     Node node{.kind = Node::kAlternation, .begin = i};
     node.children.push_back(concat(i, flags));
     while (i < p_.size() && p_[i] == '|') {
@@ -80,7 +80,7 @@ class TreeReader {
   }
 
   // Items to the next `|` or `)`; a flag group changes `flags` for the rest of the group.
-  Node concat(std::size_t& i, Flags& flags) {
+  Node concat(std::size_t& i, GroupFlags& flags) {
     Node node{.kind = Node::kConcat, .begin = i};
     while (i < p_.size() && p_[i] != '|' && p_[i] != ')') {
       if (const auto count = quantifier(i)) {
@@ -139,7 +139,7 @@ class TreeReader {
     return node;
   }
 
-  void item(std::size_t& i, Flags& flags, std::vector<Node>& out) {
+  void item(std::size_t& i, GroupFlags& flags, std::vector<Node>& out) {
     const std::size_t begin = i;
     switch (p_[i]) {
       case '(':
@@ -162,7 +162,7 @@ class TreeReader {
   }
 
   // The item of RE2 at p_[begin, end) that matches one character, or the literal `code`.
-  Node character(std::size_t begin, std::size_t end, const Flags& flags,
+  Node character(std::size_t begin, std::size_t end, const GroupFlags& flags,
                  std::optional<char32_t> code = std::nullopt) const {
     Node node{.kind = Node::kCharacter, .begin = begin, .end = end};
     if (flags.fold || flags.dot_nl)
@@ -178,7 +178,7 @@ class TreeReader {
     return node;
   }
 
-  void escape(std::size_t& i, const Flags& flags, std::vector<Node>& out) {
+  void escape(std::size_t& i, const GroupFlags& flags, std::vector<Node>& out) {
     const std::size_t begin = i;
     if (i + 1 >= p_.size()) js::not_re2(p_, i);
     const char c = p_[i + 1];
@@ -200,7 +200,7 @@ class TreeReader {
   }
 
   // `\Q...\E` at `i`: every character to `\E` or the end a literal.
-  void quoted(std::size_t& i, const Flags& flags, std::vector<Node>& out) const {
+  void quoted(std::size_t& i, const GroupFlags& flags, std::vector<Node>& out) const {
     for (i += 2; i < p_.size() && !p_.substr(i).starts_with("\\E");) {
       const std::size_t begin = i;
       char32_t code;
@@ -211,7 +211,7 @@ class TreeReader {
   }
 
   // The group at `i`, read to its `)`; nullopt for a flag group such as (?i), which sets `flags`.
-  std::optional<Node> group(std::size_t& i, Flags& flags) {
+  std::optional<Node> group(std::size_t& i, GroupFlags& flags) {
     const std::size_t begin = i;
     const Opener open = opener(i, flags);
     i = open.next;
@@ -231,7 +231,7 @@ class TreeReader {
   }
 
   // `(`, `(?:`, `(?P<name>`, `(?<name>`, `(?flags:` or `(?flags)` at `i`.
-  Opener opener(std::size_t i, Flags flags) const {
+  Opener opener(std::size_t i, GroupFlags flags) const {
     const std::string_view rest = p_.substr(i);
     if (rest.starts_with("(?P<") || rest.starts_with("(?<")) {
       const std::size_t end = p_.find('>', i);

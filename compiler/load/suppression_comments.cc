@@ -8,7 +8,7 @@ namespace {
 
 constexpr std::string_view kPrefix = "kbc-disable";
 
-bool is_space(char c) { return c == ' ' || c == '\t'; }
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 // 1-based, in code points, like every other diagnostic's column.
 int column_of(std::string_view line, std::size_t offset) {
@@ -20,10 +20,10 @@ int column_of(std::string_view line, std::size_t offset) {
 std::optional<SuppressionComment> parse_directive(std::string_view line, std::size_t hash,
                                                   int number) {
   std::size_t i = hash + 1;
-  while (i < line.size() && is_space(line[i])) ++i;
+  while (i < line.size() && is_blank(line[i])) ++i;
   if (line.substr(i, kPrefix.size()) != kPrefix) return std::nullopt;
   std::size_t end = i;
-  while (end < line.size() && !is_space(line[end])) ++end;
+  while (end < line.size() && !is_blank(line[end])) ++end;
   SuppressionComment comment;
   comment.directive = {std::string(line.substr(i, end - i)), {number, column_of(line, i)}};
   if (comment.directive.text == "kbc-disable-next-line") {
@@ -32,12 +32,12 @@ std::optional<SuppressionComment> parse_directive(std::string_view line, std::si
     comment.kind = SuppressionComment::Kind::kFile;
   }
   for (i = end; i < line.size();) {
-    if (is_space(line[i]) || line[i] == ',') {
+    if (is_blank(line[i]) || line[i] == ',') {
       ++i;
       continue;
     }
     std::size_t word_end = i;
-    while (word_end < line.size() && !is_space(line[word_end]) && line[word_end] != ',') ++word_end;
+    while (word_end < line.size() && !is_blank(line[word_end]) && line[word_end] != ',') ++word_end;
     if (line.substr(i, 2) == "--") break;
     comment.rules.push_back(
         {std::string(line.substr(i, word_end - i)), {number, column_of(line, i)}});
@@ -123,9 +123,9 @@ class Scanner {
     int flow = 0;                              // depth of [ ] and { }
     for (std::size_t i = from; i < line.size(); ++i) {
       const char c = line[i];
-      if (is_space(c)) continue;
-      if (c == '#' && i > 0 && is_space(line[i - 1])) return;  // a comment ends the line
-      const bool blank_after = i + 1 == line.size() || is_space(line[i + 1]);
+      if (is_blank(c)) continue;
+      if (c == '#' && i > 0 && is_blank(line[i - 1])) return;  // a comment ends the line
+      const bool blank_after = i + 1 == line.size() || is_blank(line[i + 1]);
       if (node_can_start) {
         if (c == '\'' || c == '"') {
           node_column = static_cast<int>(i);
@@ -143,7 +143,7 @@ class Scanner {
           continue;
         }
         if (c == '&' || c == '!') {  // an anchor or a tag before the node
-          while (i + 1 < line.size() && !is_space(line[i + 1])) ++i;
+          while (i + 1 < line.size() && !is_blank(line[i + 1])) ++i;
           continue;
         }
         if (c == '|' || c == '>') {

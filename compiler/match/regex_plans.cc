@@ -18,13 +18,13 @@ namespace kbc {
 namespace {
 
 using nlohmann::json;
-constexpr int kFormat = 2;  // bump when what is stored changes
+constexpr int kPlanFormat = 2;  // bump when what is stored changes
 
 // What the plans were computed by: this file's format and this build of kbc, whose RE2 and
 // whose atom length make the atoms.
 std::string made_by() {
   const std::string build = executable_identity();
-  return build.empty() ? "" : std::to_string(kFormat) + ":" + build;
+  return build.empty() ? "" : std::to_string(kPlanFormat) + ":" + build;
 }
 
 }  // namespace

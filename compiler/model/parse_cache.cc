@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kFormat = 8;  // bump when what is stored changes
+constexpr int kCacheFormat = 8;  // bump when what is stored changes
 constexpr char kLastLintName[] = "last-lint";
 constexpr char kLastLintFactsName[] = "last-lint-facts";
 constexpr char kSiteFiguresName[] = "site-figures";
@@ -41,7 +41,7 @@ json cbor_document(std::string_view bytes) {
 std::string fingerprint(std::string_view salt) {
   const std::string build = executable_identity();
   if (build.empty()) return "";
-  return Digest().add(std::uint64_t{kFormat}).add(build).add(salt).hex().substr(0, 32);
+  return Digest().add(std::uint64_t{kCacheFormat}).add(build).add(salt).hex().substr(0, 32);
 }
 
 // Writes `stored` as CBOR aside and renames it into place, so a reader never sees half of it.

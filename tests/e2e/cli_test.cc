@@ -27,15 +27,6 @@ using namespace kbc_e2e;
 namespace {
 
 // Every file under `dir`, by relative path.
-// Checks that no staging folder of a build (".<out>.kbc-stage") is left in `dir`.
-void check_no_staging_left(const fs::path& dir) {
-  for (const auto& item : fs::directory_iterator(dir)) {
-    INFO(item.path());
-    CHECK(item.path().filename().string().find(".tmp") == std::string::npos);
-    CHECK(item.path().filename().string().find(".kbc-stage") == std::string::npos);
-  }
-}
-
 std::map<std::string, std::string> snapshot(const fs::path& dir) {
   std::map<std::string, std::string> files;
   for (const auto& item : fs::recursive_directory_iterator(dir)) {
@@ -413,12 +404,6 @@ const std::string kLeadsToBroken =
     "last_confirmed: '2024-01-01'\nlast_updated: '2024-01-01'\nevidence_count: 1\nlocale: en\n"
     "transition_graph:\n  leads_to:\n  - error_id: cuda/broken-entry\n    probability: 0.5\n";
 
-std::size_t count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("build writes the site in both languages, with its search index and extras") {
@@ -582,13 +567,6 @@ Run kbc_on_terminal(const std::vector<std::string>& args, const std::string& no_
   waitpid(pid, &status, 0);
   output.erase(std::remove(output.begin(), output.end(), '\r'), output.end());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
 }
 
 }  // namespace

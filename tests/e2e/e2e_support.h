@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace kbc_e2e {
 
@@ -47,6 +48,30 @@ inline std::string read(const fs::path& path) {
 inline void write(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
   std::ofstream(path, std::ios::binary) << text;
+}
+
+// Checks that no staging folder of a build (".<out>.kbc-stage") or temporary file is left in
+// `dir`.
+inline void check_no_staging_left(const fs::path& dir) {
+  for (const auto& item : fs::directory_iterator(dir)) {
+    INFO(item.path());
+    CHECK(item.path().filename().string().find(".tmp") == std::string::npos);
+    CHECK(item.path().filename().string().find(".kbc-stage") == std::string::npos);
+  }
+}
+
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// How many times `part` occurs in `text` (overlapping ones too).
+inline std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
 }
 
 // A temporary knowledge base (kbc writes its parse cache under the root, so tests never run on

@@ -18,7 +18,7 @@ using namespace kbc_e2e;
 
 namespace {
 
-const char* const kEntry = "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
+const char* const kLanguagesEntry = "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
 const char* const kId = "cuda/cudnn-bn-epsilon-too-small";
 const char* const kThree =
     "languages: [{code: en}, {code: zh, html_lang: zh-CN}, {code: ja, name: 日本語}]\n";
@@ -29,9 +29,9 @@ const char* const kSignatureJa = "ランタイムエラー：cuDNN の epsilon �
 // Japanese: kbc's English ones with a few of their own.
 struct JapaneseKb : TempKb {
   JapaneseKb() : TempKb(fs::path(KBC_TEST_DATA) / "golden/seed001/entries") {
-    std::string text = read(root / kEntry);
+    std::string text = read(root / kLanguagesEntry);
     const std::size_t line_4 = text.find("\nregex: ") + 1;
-    write(root / kEntry,
+    write(root / kLanguagesEntry,
           text.insert(line_4, "signature_ja: '" + std::string(kSignatureJa) + "'\n"));
     auto strings =
         nlohmann::json::parse(read(fs::path(KBC_SOURCE_DIR) / "templates/strings/en.json"));
@@ -45,14 +45,14 @@ struct JapaneseKb : TempKb {
   void drop_keys(const std::string& suffix) const {
     std::string kept, line;
     bool dropping = false;
-    std::istringstream in(read(root / kEntry));
+    std::istringstream in(read(root / kLanguagesEntry));
     while (std::getline(in, line)) {
       const std::size_t colon = line.find(':');
       if (!line.starts_with("- ") && !line.starts_with(" "))
         dropping = colon != std::string::npos && line.substr(0, colon).ends_with(suffix);
       if (!dropping) kept += line + "\n";
     }
-    write(root / kEntry, kept);
+    write(root / kLanguagesEntry, kept);
   }
 };
 
@@ -82,7 +82,7 @@ TEST_CASE("a third language in kbc.yaml gets its pages, records, sitemap, schema
   kb.set_languages(kThree);
   const Run lint = kbc("lint " + kb.arg());
   CHECK(lint.status == 0);
-  CHECK(has(lint.output, std::string(kEntry) +
+  CHECK(has(lint.output, std::string(kLanguagesEntry) +
                              ":9:1: warning: root_cause has no Japanese text (root_cause_ja) "
                              "[i18n-missing]"));
   CHECK_FALSE(has(lint.output, "signature has no Japanese text"));
@@ -122,11 +122,13 @@ TEST_CASE("a language's keys are unknown while kbc.yaml does not list it") {
   JapaneseKb kb;
   const Run by_default = kbc("lint " + kb.arg());
   CHECK(by_default.status == 1);
-  CHECK(has(by_default.output, std::string(kEntry) + ":4:1: error: unknown key 'signature_ja'"));
+  CHECK(has(by_default.output,
+            std::string(kLanguagesEntry) + ":4:1: error: unknown key 'signature_ja'"));
   kb.set_languages("languages: [{code: en}, {code: ja}]\n");
   const Run without_zh = kbc("lint " + kb.arg());
   CHECK(without_zh.status == 1);
-  CHECK(has(without_zh.output, std::string(kEntry) + ":3:1: error: unknown key 'signature_zh'"));
+  CHECK(has(without_zh.output,
+            std::string(kLanguagesEntry) + ":3:1: error: unknown key 'signature_zh'"));
   kb.drop_keys("_zh");
   REQUIRE(kbc("build " + kb.arg()).status == 0);
   for (const auto& [path, content] : files_under(kb.root / "dist")) {
@@ -183,7 +185,7 @@ TEST_CASE("kbc new, import and stats follow kbc.yaml's languages") {
   REQUIRE(kbc("build " + kb.arg()).status == 0);
   const fs::path record = kb.root / "dist/api" / (std::string(kId) + ".json");
   REQUIRE(kbc("import --force " + record.string() + " " + kb.arg()).status == 0);
-  const std::string imported = read(kb.root / kEntry);
+  const std::string imported = read(kb.root / kLanguagesEntry);
   CHECK(has(imported, "signature_ja: "));
   CHECK_FALSE(has(imported, "root_cause_ja"));  // null: the build puts it back
   const std::string before = read(record);

@@ -15,6 +15,7 @@
 
 #include "e2e_support.h"
 
+using kbc_e2e::lines_of;
 using kbc_e2e::TempKb;
 using kbc_e2e::fs::path;
 using nlohmann::json;
@@ -22,7 +23,7 @@ using nlohmann::json;
 namespace {
 
 // A sample of cuda/cudnn-bn-epsilon-too-small (not its signature: another epsilon).
-const std::string kSample =
+const std::string kMcpSample =
     "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM when calling "
     "cudnnBatchNormalizationForwardTraining with epsilon=5e-07";
 
@@ -36,13 +37,6 @@ std::string tool_call(int id, const std::string& tool, const json& arguments) {
                  json{{"name", tool}, {"arguments", arguments}}.dump(-1, ' ', false));
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 // The session: requests, a notification and malformed lines, each kind of reply once.
 std::string script(bool with_long_line) {
   std::string out;
@@ -52,7 +46,7 @@ std::string script(bool with_long_line) {
            std::string(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"),
            std::string("this is not JSON"),
            request(2, "tools/list", "{}"),
-           tool_call(3, "lookup_error", {{"error", kSample}, {"top", 2}}),
+           tool_call(3, "lookup_error", {{"error", kMcpSample}, {"top", 2}}),
            tool_call(4, "get_entry", {{"id", "cuda/cudnn-bn-epsilon-too-small"}}),
            tool_call(5, "get_entry", {{"id", "cuda/cudnn-bn-epsilon-too-smal"}}),
            tool_call(6, "search", {{"query", "非法"}, {"language", "zh"}}),
@@ -186,7 +180,7 @@ TEST_CASE("kbc mcp answers a scripted session with malformed lines and exits 0 a
   // lookup_error: what kbc match --json prints for the same text.
   CHECK(replies[3]["id"] == 3);
   const kbc_e2e::Run match =
-      kbc_e2e::kbc("match --json --top 2 " + kb.arg() + " '" + kSample + "'", false);
+      kbc_e2e::kbc("match --json --top 2 " + kb.arg() + " '" + kMcpSample + "'", false);
   REQUIRE(match.status == 0);
   CHECK(replies[3]["result"]["isError"] == false);
   CHECK(replies[3]["result"]["structuredContent"] == json::parse(match.output));
@@ -255,7 +249,7 @@ TEST_CASE("kbc mcp answers each request as soon as its line arrives") {
   const std::optional<std::string> broken = server.receive();
   REQUIRE(broken);
   check_error(json::parse(*broken), nullptr, -32700);
-  server.send(tool_call(2, "lookup_error", {{"error", kSample}}));
+  server.send(tool_call(2, "lookup_error", {{"error", kMcpSample}}));
   const std::optional<std::string> hits = server.receive();
   REQUIRE(hits);
   CHECK(json::parse(*hits)["result"]["structuredContent"]["hits"][0]["id"] ==

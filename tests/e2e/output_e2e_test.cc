@@ -22,7 +22,7 @@ using namespace kbc_e2e;
 
 namespace {
 
-std::map<std::string, std::string> snapshot(const fs::path& dir) {
+std::map<std::string, std::string> tree_snapshot(const fs::path& dir) {
   std::map<std::string, std::string> files;
   for (const auto& item : fs::recursive_directory_iterator(dir)) {
     if (item.is_symlink()) files[fs::relative(item.path(), dir).string()] = "(link)";
@@ -59,14 +59,6 @@ long long written_bytes() {
   return -1;
 }
 
-void check_no_staging_left(const fs::path& dir) {
-  for (const auto& item : fs::directory_iterator(dir)) {
-    INFO(item.path());
-    CHECK(item.path().filename().string().find(".kbc-stage") == std::string::npos);
-    CHECK(item.path().filename().string().find(".tmp") == std::string::npos);
-  }
-}
-
 // Changes the root cause of the seed's entry, so that its pages change.
 void edit_seed_entry(const TempKb& kb, const std::string& words) {
   const fs::path entry = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
@@ -100,7 +92,7 @@ TEST_CASE("an unchanged build writes nothing at all") {
   REQUIRE(cold.status == 0);
   const long long after_cold = written_bytes();
   const auto before = stamps(dist, true);
-  const auto bytes = snapshot(dist);
+  const auto bytes = tree_snapshot(dist);
   // The first read of a file written since it was last read updates its access time (relatime),
   // which the kernel counts as the reader's written bytes once the journal has committed the
   // file: an unmeasured build reads them all first.
@@ -113,7 +105,7 @@ TEST_CASE("an unchanged build writes nothing at all") {
   REQUIRE(again.status == 0);
   CHECK(again.output.find("(0 written, 0 removed)") != std::string::npos);
   CHECK(stamps(dist, true) == before);
-  CHECK(snapshot(dist) == bytes);
+  CHECK(tree_snapshot(dist) == bytes);
   check_no_staging_left(kb.root);
 #if defined(__SANITIZE_THREAD__)
   // ThreadSanitizer's runtime writes a file of its own at start (/tmp/tsan.rodata.<pid>).
@@ -178,8 +170,8 @@ TEST_CASE("a build after a lint of the same entries reads them once and builds a
   const Run fresh = kbc("build --no-cache " + kb.arg() + " --out " + (kb.root / "fresh").string() +
                         " --base-url https://kb.example/");
   REQUIRE(fresh.status == 0);
-  auto built = snapshot(kb.root / "dist");
-  auto expected = snapshot(kb.root / "fresh");
+  auto built = tree_snapshot(kb.root / "dist");
+  auto expected = tree_snapshot(kb.root / "fresh");
   CHECK(built.size() == expected.size());
   CHECK(built == expected);
 }
@@ -235,7 +227,7 @@ TEST_CASE(
   INFO(rebuilt.output);
   REQUIRE(rebuilt.status == 0);
   REQUIRE(kbc("build " + kb.arg() + " --out " + (kb.root / "fresh").string()).status == 0);
-  CHECK(snapshot(dist) == snapshot(kb.root / "fresh"));
+  CHECK(tree_snapshot(dist) == tree_snapshot(kb.root / "fresh"));
   CHECK_FALSE(fs::exists(dist / "api/cuda/extra-entry-copy.json"));
   CHECK_FALSE(fs::exists(dist / "api/cuda/extra-entry-copy"));
   CHECK(read(dist / "site/api/cuda/cudnn-bn-epsilon-too-small.json") ==
@@ -255,9 +247,9 @@ TEST_CASE(
   const Run verified = kbc("build --no-cache " + kb.arg());
   INFO(verified.output);
   REQUIRE(verified.status == 0);
-  CHECK(snapshot(dist) == snapshot(kb.root / "fresh"));
+  CHECK(tree_snapshot(dist) == tree_snapshot(kb.root / "fresh"));
   CHECK(read(kb.root / "outside.txt") == "untouched");
-  CHECK(snapshot(kb.root / "elsewhere").size() == 1);
+  CHECK(tree_snapshot(kb.root / "elsewhere").size() == 1);
   check_no_staging_left(kb.root);
 }
 
@@ -287,16 +279,16 @@ TEST_CASE("pages are reused while what they show is unchanged, and link-checked 
   CHECK(before.at(lister) != stamps(dist).at(lister));
   CHECK(before.at(seed_page) == stamps(dist).at(seed_page));
   REQUIRE(kbc(build + " --no-cache --out " + (kb.root / "fresh").string()).status == 0);
-  CHECK(snapshot(dist) == snapshot(kb.root / "fresh"));
+  CHECK(tree_snapshot(dist) == tree_snapshot(kb.root / "fresh"));
 
   // The extra entry goes: the seed's page is unchanged, but its link now leads nowhere.
   fs::remove(extra_file);
-  const auto kept = snapshot(dist);
+  const auto kept = tree_snapshot(dist);
   const Run broken = kbc(build);
   CHECK(broken.status == 1);
   CHECK(broken.output.find(seed_page + ":") != std::string::npos);
   CHECK(broken.output.find("broken link to 'extra-entry-copy.html'") != std::string::npos);
-  CHECK(snapshot(dist) == kept);
+  CHECK(tree_snapshot(dist) == kept);
 }
 
 TEST_CASE("a build killed at any moment leaves whole files, and the next build repairs it") {
@@ -326,5 +318,5 @@ TEST_CASE("a build killed at any moment leaves whole files, and the next build r
   REQUIRE(kbc("build " + kb.arg()).status == 0);
   check_no_staging_left(kb.root);
   REQUIRE(kbc("build " + kb.arg() + " --out " + (kb.root / "fresh").string()).status == 0);
-  CHECK(snapshot(out) == snapshot(kb.root / "fresh"));
+  CHECK(tree_snapshot(out) == tree_snapshot(kb.root / "fresh"));
 }

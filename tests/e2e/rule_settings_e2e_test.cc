@@ -18,12 +18,6 @@ using namespace kbc_e2e;
 
 namespace {
 
-std::size_t count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
-
 const char* const kCuda = "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
 const char* const kPytorch = "entries/pytorch/cuda-out-of-memory.yaml";
 

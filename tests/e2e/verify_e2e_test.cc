@@ -17,14 +17,14 @@ using nlohmann::json;
 
 namespace {
 
-const fs::path kEntry = fs::path(KBC_TEST_DATA) / "verify" / "entry.yaml";
+const fs::path kVerifyEntry = fs::path(KBC_TEST_DATA) / "verify" / "entry.yaml";
 const char* const kEntryPath = "entries/pytorch/cuda-out-of-memory.yaml";
 
 // The fixture entry with `reproduce` (a YAML block) appended, in a temporary knowledge base.
 struct RecipeKb : TempKb {
   explicit RecipeKb(const std::string& reproduce)
       : TempKb(fs::path(KBC_TEST_DATA) / "verify", "fixture") {
-    write(root / kEntryPath, read(kEntry) + reproduce);
+    write(root / kEntryPath, read(kVerifyEntry) + reproduce);
     fs::remove_all(root / "fixture");
   }
   json verify(const std::string& args = "", int expected_status = 0) const {

@@ -31,7 +31,7 @@ struct Kept {
 constexpr auto kNested = Backtracking::kNestedRepetition;
 constexpr auto kAlternatives = Backtracking::kOverlappingAlternatives;
 
-bool re2_accepts(const std::string& pattern) { return RE2(pattern, entry_regex_options()).ok(); }
+bool re2_takes(const std::string& pattern) { return RE2(pattern, entry_regex_options()).ok(); }
 
 }  // namespace
 
@@ -67,7 +67,7 @@ TEST_CASE("find_backtracking finds repeated parts that split a text in many ways
   };
   for (const Flagged& row : rows) {
     INFO("pattern " << row.pattern);
-    CHECK(re2_accepts(row.pattern));
+    CHECK(re2_takes(row.pattern));
     const auto found = find_backtracking(row.pattern);
     CHECK(found);
     if (!found) continue;
@@ -115,7 +115,7 @@ TEST_CASE("find_backtracking leaves linear and polynomial regexes alone") {
   };
   for (const Kept& row : rows) {
     INFO("pattern " << row.pattern << ": " << row.why);
-    CHECK(re2_accepts(row.pattern));
+    CHECK(re2_takes(row.pattern));
     CHECK_FALSE(find_backtracking(row.pattern));
   }
 }

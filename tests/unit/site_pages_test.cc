@@ -53,9 +53,9 @@ kbc::SiteConfig with_base_url() {
   return config;
 }
 
-const json kStrings = {{"entries_count", "{n} entries"}, {"page_of", "Page {k} of {n}"},
-                       {"page_number", "Page {n}"},      {"pagination", "Pages"},
-                       {"previous_page", "Previous"},    {"next_page", "Next"}};
+const json kPageStrings = {{"entries_count", "{n} entries"}, {"page_of", "Page {k} of {n}"},
+                           {"page_number", "Page {n}"},      {"pagination", "Pages"},
+                           {"previous_page", "Previous"},    {"next_page", "Next"}};
 
 using kbc_test::at;
 
@@ -91,7 +91,7 @@ TEST_CASE("a domain of 250 entries is listed on 3 pages, the first at the domain
   CHECK(kbc::site_domain_path("en", "cuda", 1) == "en/domains/cuda.html");
   CHECK(kbc::site_domain_path("en", "cuda", 2) == "en/domains/cuda/page-2.html");
 
-  const kbc::MustacheData first = model.domain_page("cuda", en, kStrings, 1);
+  const kbc::MustacheData first = model.domain_page("cuda", en, kPageStrings, 1);
   CHECK(at(first, "canonical") == "https://kb.example/en/domains/cuda.html");
   CHECK(at(first, "page_title") == "cuda");
   CHECK(at(first, "count") == "250 entries");  // the whole domain's, on every page
@@ -108,7 +108,7 @@ TEST_CASE("a domain of 250 entries is listed on 3 pages, the first at the domain
   CHECK(at(first, "pagination.pages.0.href") == "../../en/domains/cuda.html");
   CHECK(at(first, "pagination.pages.2.label") == "Page 3");
 
-  const kbc::MustacheData second = model.domain_page("cuda", en, kStrings, 2);
+  const kbc::MustacheData second = model.domain_page("cuda", en, kPageStrings, 2);
   CHECK(at(second, "up") == "../../../");
   CHECK(at(second, "canonical") == "https://kb.example/en/domains/cuda/page-2.html");
   CHECK(at(second, "page_title") == "cuda – Page 2 of 3");
@@ -120,7 +120,7 @@ TEST_CASE("a domain of 250 entries is listed on 3 pages, the first at the domain
   // The 101st entry: the 17th of runtime_error, whose ids skip every third number.
   CHECK(at(second, "categories.0.entries.0.href") == "../../../en/entries/cuda/e025.html");
 
-  const kbc::MustacheData third = model.domain_page("cuda", en, kStrings, 3);
+  const kbc::MustacheData third = model.domain_page("cuda", en, kPageStrings, 3);
   CHECK(entry_count(third) == 50);
   CHECK(at(third, "pagination.next") == "(absent)");
   CHECK(at(third, "categories") == "(list of 1)");
@@ -133,18 +133,19 @@ TEST_CASE("the title of a later page keeps its number however long the domain's 
   const auto records = domain_records(domain, 101);
   const kbc::SiteModel model(pointers(records), with_base_url());
   const kbc::Language& en = kbc::default_languages()[0];
-  const std::string title = at(model.domain_page(domain, en, kStrings, 2), "page_title");
+  const std::string title = at(model.domain_page(domain, en, kPageStrings, 2), "page_title");
   CHECK(title.ends_with("… – Page 2 of 2"));
   CHECK(title.size() < domain.size() + 14);
-  CHECK(at(model.domain_page(domain, en, kStrings, 1), "page_title") ==
-        at(model.domain_page(domain, en, kStrings), "page_title"));
+  CHECK(at(model.domain_page(domain, en, kPageStrings, 1), "page_title") ==
+        at(model.domain_page(domain, en, kPageStrings), "page_title"));
 }
 
 TEST_CASE("a domain of at most 100 entries has one page and no page links") {
   const auto records = domain_records("cuda", 100);
   const kbc::SiteModel model(pointers(records), {});
   CHECK(model.domain_page_count("cuda") == 1);
-  const kbc::MustacheData page = model.domain_page("cuda", kbc::default_languages()[1], kStrings);
+  const kbc::MustacheData page =
+      model.domain_page("cuda", kbc::default_languages()[1], kPageStrings);
   CHECK(entry_count(page) == 100);
   CHECK(at(page, "pagination") == "(absent)");
   CHECK(at(page, "page_title") == "cuda");
@@ -154,11 +155,12 @@ TEST_CASE("a long list links its first and last pages and those near the current
   const auto records = domain_records("d", 2000);  // 20 pages
   const kbc::SiteModel model(pointers(records), {});
   const kbc::Language& en = kbc::default_languages()[0];
-  CHECK(numbers(model.domain_page("d", en, kStrings, 1)) == "[1] 2 3 … 20");
-  CHECK(numbers(model.domain_page("d", en, kStrings, 4)) == "1 2 3 [4] 5 6 … 20");
-  CHECK(numbers(model.domain_page("d", en, kStrings, 5)) == "1 2 3 4 [5] 6 7 … 20");  // no gap of 1
-  CHECK(numbers(model.domain_page("d", en, kStrings, 10)) == "1 … 8 9 [10] 11 12 … 20");
-  CHECK(numbers(model.domain_page("d", en, kStrings, 20)) == "1 … 18 19 [20]");
+  CHECK(numbers(model.domain_page("d", en, kPageStrings, 1)) == "[1] 2 3 … 20");
+  CHECK(numbers(model.domain_page("d", en, kPageStrings, 4)) == "1 2 3 [4] 5 6 … 20");
+  CHECK(numbers(model.domain_page("d", en, kPageStrings, 5)) ==
+        "1 2 3 4 [5] 6 7 … 20");  // no gap of 1
+  CHECK(numbers(model.domain_page("d", en, kPageStrings, 10)) == "1 … 8 9 [10] 11 12 … 20");
+  CHECK(numbers(model.domain_page("d", en, kPageStrings, 20)) == "1 … 18 19 [20]");
 }
 
 // The sitemap's mustache data as JSON: the keys its templates read, where present (kainjow's
@@ -226,11 +228,11 @@ TEST_CASE("a sitemap past its limit becomes an index of parts within it") {
 TEST_CASE("llms.txt lists every entry of a small knowledge base, domains and recent of a large") {
   const auto records = domain_records("cuda", 5);
   const kbc::SiteModel model(pointers(records), {});
-  const json all = kbc::llms_model(model, kStrings, 5);
+  const json all = kbc::llms_model(model, kPageStrings, 5);
   CHECK(all["domains"][0]["entries"].size() == 5);
   CHECK_FALSE(all.contains("bounded"));
 
-  const json bounded = kbc::llms_model(model, kStrings, 2);
+  const json bounded = kbc::llms_model(model, kPageStrings, 2);
   CHECK(bounded["domains"].empty());
   CHECK(bounded["bounded"]["domains"] ==
         json::array({{{"name", "cuda"}, {"href", "en/domains/cuda.html"}, {"count", "5"}}}));
@@ -330,13 +332,13 @@ TEST_CASE("a site from rows reads each record whole once, for its entry pages on
   // The lists, the feed, the sitemap, llms.txt and the paste box's data read rows only.
   for (auto& count : reads) count = 0;
   for (const kbc::Language& language : languages) {
-    (void)model.home_page(language, kStrings);
-    (void)model.domain_page("cuda", language, kStrings, 2);
-    (void)kbc::atom_feed_model(model, language, kStrings);
+    (void)model.home_page(language, kPageStrings);
+    (void)model.domain_page("cuda", language, kPageStrings, 2);
+    (void)kbc::atom_feed_model(model, language, kPageStrings);
     (void)kbc::match_data(model, language, kbc::match_figures(model));
   }
   (void)kbc::sitemap_files(model);
-  (void)kbc::llms_model(model, kStrings);
+  (void)kbc::llms_model(model, kPageStrings);
   for (const auto& count : reads) CHECK(count == 0);
 
   // The same site as one made from the records themselves.

@@ -28,8 +28,8 @@ ordered_json fixture_stats() {
 }
 
 // A valid entry; `extra` holds further keys (each line ending in a newline).
-std::string entry(const std::string& id, const std::string& last_confirmed,
-                  const std::string& extra = "") {
+std::string stats_entry(const std::string& id, const std::string& last_confirmed,
+                        const std::string& extra = "") {
   return "id: " + id + "\nsignature: 'Error " + id + "'\nregex: 'Error " + id +
          "$'\ndomain: " + id.substr(0, id.find('/')) +
          "\ncategory: runtime_error\nroot_cause: 'A cause.'\n"
@@ -48,7 +48,7 @@ ordered_json stats_of(const std::vector<std::pair<std::string, std::string>>& en
   return kbc::knowledge_base_stats(kbc::load_entries(fs, "kb", false, diagnostics), kToday);
 }
 
-ordered_json json(const char* text) { return ordered_json::parse(text); }
+ordered_json parsed(const char* text) { return ordered_json::parse(text); }
 
 }  // namespace
 
@@ -64,19 +64,19 @@ TEST_CASE("stats: the document's keys, in order, and what is left out") {
   CHECK(stats["files"] == 6);
   CHECK(stats["entries"] == 4);
   CHECK(stats["left_out"] ==
-        json(R"({"count": 2, "entries": ["docker/broken", "docker/unreadable"]})"));
+        parsed(R"({"count": 2, "entries": ["docker/broken", "docker/unreadable"]})"));
 }
 
 TEST_CASE("stats: entries per domain and verification tier, every tier of the schema shown") {
   const ordered_json stats = fixture_stats();
-  CHECK(stats["domains"] == json(R"({
+  CHECK(stats["domains"] == parsed(R"({
     "cuda": {"ai_generated": 1, "human_reviewed": 0, "verified": 1, "total": 2},
     "docker": {"ai_generated": 1, "human_reviewed": 1, "verified": 0, "total": 2}})"));
-  CHECK(stats["tiers"] == json(R"({"ai_generated": 2, "human_reviewed": 1, "verified": 1})"));
+  CHECK(stats["tiers"] == parsed(R"({"ai_generated": 2, "human_reviewed": 1, "verified": 1})"));
 }
 
 TEST_CASE("stats: Chinese coverage per entry and per field, where blank texts do not count") {
-  CHECK(fixture_stats()["translations"] == json(R"({"zh": {
+  CHECK(fixture_stats()["translations"] == parsed(R"({"zh": {
     "entries": {"complete": 1, "partial": 1, "none": 2},
     "fields": {
       "dead_ends_zh": {"english": 2, "translated": 1, "items_english": 2, "items_translated": 1},
@@ -89,21 +89,22 @@ TEST_CASE("stats: Chinese coverage per entry and per field, where blank texts do
 
 TEST_CASE("stats: a list is translated when each of its items is, and extra items do not count") {
   const ordered_json stats = stats_of({
-      {"cuda/a", entry("cuda/a", "2025-01-01",
-                       "workarounds_zh: [修好它, 绕过它, 多余的]\ndead_ends_zh: [重试]\n")},
-      {"cuda/b", entry("cuda/b", "2025-01-01", "workarounds_zh: [修好它]\ndead_ends_zh: ['  ']\n")},
+      {"cuda/a", stats_entry("cuda/a", "2025-01-01",
+                             "workarounds_zh: [修好它, 绕过它, 多余的]\ndead_ends_zh: [重试]\n")},
+      {"cuda/b",
+       stats_entry("cuda/b", "2025-01-01", "workarounds_zh: [修好它]\ndead_ends_zh: ['  ']\n")},
   });
   const ordered_json& fields = stats["translations"]["zh"]["fields"];
   CHECK(fields["workarounds_zh"] ==
-        json(R"({"english": 2, "translated": 1, "items_english": 4, "items_translated": 3})"));
+        parsed(R"({"english": 2, "translated": 1, "items_english": 4, "items_translated": 3})"));
   CHECK(fields["dead_ends_zh"] ==
-        json(R"({"english": 2, "translated": 1, "items_english": 2, "items_translated": 1})"));
+        parsed(R"({"english": 2, "translated": 1, "items_english": 2, "items_translated": 1})"));
   CHECK(stats["translations"]["zh"]["entries"] ==
-        json(R"({"complete": 0, "partial": 1, "none": 1})"));
+        parsed(R"({"complete": 0, "partial": 1, "none": 1})"));
 }
 
 TEST_CASE("stats: stale means more than 180 or 365 days before today, oldest first") {
-  CHECK(fixture_stats()["stale"] == json(R"({
+  CHECK(fixture_stats()["stale"] == parsed(R"({
     "over_180_days": {"count": 2, "entries": [
       {"id": "docker/gamma", "last_confirmed": "2023-01-15"},
       {"id": "cuda/alpha", "last_confirmed": "2024-12-02"}]},
@@ -111,24 +112,24 @@ TEST_CASE("stats: stale means more than 180 or 365 days before today, oldest fir
       {"id": "docker/gamma", "last_confirmed": "2023-01-15"}]},
     "not_a_date": {"count": 1, "entries": ["docker/delta"]}})"));
   // 2024-06-01 is 365 days before 2025-06-01, 2024-05-31 366; ties sort by id.
-  const ordered_json stale = stats_of({{"a/x", entry("a/x", "2024-06-01")},
-                                       {"a/y", entry("a/y", "2024-05-31")},
-                                       {"a/w", entry("a/w", "2024-05-31")},
-                                       {"a/z", entry("a/z", "2025-06-02")}})["stale"];
-  CHECK(stale["over_180_days"]["entries"] == json(R"([
+  const ordered_json stale = stats_of({{"a/x", stats_entry("a/x", "2024-06-01")},
+                                       {"a/y", stats_entry("a/y", "2024-05-31")},
+                                       {"a/w", stats_entry("a/w", "2024-05-31")},
+                                       {"a/z", stats_entry("a/z", "2025-06-02")}})["stale"];
+  CHECK(stale["over_180_days"]["entries"] == parsed(R"([
     {"id": "a/w", "last_confirmed": "2024-05-31"}, {"id": "a/y", "last_confirmed": "2024-05-31"},
     {"id": "a/x", "last_confirmed": "2024-06-01"}])"));
   CHECK(stale["over_365_days"]["count"] == 2);
 }
 
 TEST_CASE("stats: links to itself do not count, links from left-out entries neither") {
-  CHECK(fixture_stats()["links"] == json(R"({
+  CHECK(fixture_stats()["links"] == parsed(R"({
     "no_outgoing": {"count": 2, "entries": ["cuda/beta", "docker/gamma"]},
     "isolated": {"count": 1, "entries": ["docker/gamma"]}})"));
 }
 
 TEST_CASE("stats: regex overlaps, in both directions, declared or not") {
-  CHECK(fixture_stats()["regex_overlap"] == json(R"({
+  CHECK(fixture_stats()["regex_overlap"] == parsed(R"({
     "entries_matching_others": 3, "entries_matched": 3, "overlaps": 3, "declared": 1,
     "undeclared": 2, "pairs": 2})"));
 }

@@ -7,7 +7,7 @@
 namespace kbc::rules {
 namespace {
 
-void check(const Entry& entry, const std::string& pointer, Reporter& report) {
+void check_text(const Entry& entry, const std::string& pointer, Reporter& report) {
   const auto* node = entry.find(pointer);
   if (!node || !node->is_string() || !is_blank(node->get_ref<const std::string&>())) return;
   report.at_value(entry, pointer, display_name(pointer) + " is blank");
@@ -15,17 +15,17 @@ void check(const Entry& entry, const std::string& pointer, Reporter& report) {
 
 void blank_text(const Entry& entry, const EntryContext&, Reporter& report) {
   for (const char* key : {"/signature", "/regex", "/category", "/root_cause"})
-    check(entry, key, report);
+    check_text(entry, key, report);
   for_each_item(entry, "/dead_ends", [&](const std::string& item, const auto&) {
     const auto* action = entry.find(item + "/action");
     if (action && action->is_string() && is_blank(action->template get_ref<const std::string&>())) {
       report.at_value(entry, item + "/action",
                       display_name(item) + " has a blank action: name the fix that does not work");
     }
-    check(entry, item + "/why_fails", report);
+    check_text(entry, item + "/why_fails", report);
   });
   for_each_item(entry, "/workarounds", [&](const std::string& item, const auto&) {
-    check(entry, item + "/action", report);
+    check_text(entry, item + "/action", report);
   });
 }
 

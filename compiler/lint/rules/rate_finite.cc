@@ -8,7 +8,7 @@
 namespace kbc::rules {
 namespace {
 
-void check(const Entry& entry, const std::string& pointer, Reporter& report) {
+void check_rate(const Entry& entry, const std::string& pointer, Reporter& report) {
   const auto* node = entry.find(pointer);
   if (node && node->is_number_float() && !std::isfinite(node->get<double>())) {
     report.at_value(entry, pointer, display_name(pointer) + " must be a finite number in [0, 1]");
@@ -16,17 +16,17 @@ void check(const Entry& entry, const std::string& pointer, Reporter& report) {
 }
 
 void rate_finite(const Entry& entry, const EntryContext&, Reporter& report) {
-  check(entry, "/confidence", report);
-  check(entry, "/fix_success_rate", report);
+  check_rate(entry, "/confidence", report);
+  check_rate(entry, "/fix_success_rate", report);
   for_each_item(entry, "/dead_ends", [&](const std::string& item, const auto&) {
-    check(entry, item + "/fail_rate", report);
+    check_rate(entry, item + "/fail_rate", report);
   });
   for_each_item(entry, "/workarounds", [&](const std::string& item, const auto&) {
-    check(entry, item + "/success_rate", report);
+    check_rate(entry, item + "/success_rate", report);
   });
   for (std::string_view list : kGraphLists) {
     for_each_item(entry, list, [&](const std::string& item, const auto&) {
-      check(entry, item + "/probability", report);
+      check_rate(entry, item + "/probability", report);
     });
   }
 }

@@ -72,7 +72,7 @@ std::optional<std::string> problem(std::string_view url) {
   return std::nullopt;
 }
 
-void check(const Entry& entry, const std::string& pointer, Reporter& report) {
+void check_url(const Entry& entry, const std::string& pointer, Reporter& report) {
   const auto* node = entry.find(pointer);
   if (!node || !node->is_string()) return;
   if (const auto why = problem(node->get_ref<const std::string&>())) {
@@ -81,11 +81,12 @@ void check(const Entry& entry, const std::string& pointer, Reporter& report) {
 }
 
 void source_url(const Entry& entry, const EntryContext&, Reporter& report) {
-  check(entry, "/official_doc_url", report);
+  check_url(entry, "/official_doc_url", report);
   for (const char* list : {"/dead_ends", "/workarounds"}) {
     for_each_item(entry, list, [&](const std::string& item, const auto&) {
-      for_each_item(entry, item + "/sources",
-                    [&](const std::string& source, const auto&) { check(entry, source, report); });
+      for_each_item(entry, item + "/sources", [&](const std::string& source, const auto&) {
+        check_url(entry, source, report);
+      });
     });
   }
 }
