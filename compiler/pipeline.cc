@@ -332,7 +332,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
                          const EmitOptions& options) {
   BuiltOutput out;
   if (options.stage) out.tree = OutputTree(*options.stage);
-  LinkCheck links;
+  LinkCheck links(out.tree);
   out.tree.observe(
       [&links](const std::string& path, std::string_view content) { links.read(path, content); });
   std::optional<Phase> phase("records and Markdown");
@@ -372,7 +372,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   if (options.progress) options.progress->clear();
   phase.emplace("link check");
   out.tree.observe(nullptr);
-  out.problems = links.problems(out.tree);
+  out.problems = links.problems();
   out.entries = files.size();
   out.records = emitted;
   return out;

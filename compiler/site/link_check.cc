@@ -56,6 +56,9 @@ void LinkCheck::read(const std::string& path, std::string_view content) {
         continue;  // a fragment, or an absolute URL (https:, mailto:): not ours to check
       std::optional<std::string> file = resolve(folder, link.substr(0, link.find_first_of("?#")));
       if (file && !file->starts_with(prefix_)) file.reset();
+      // A file the tree has stays: the link is good, and neither kept nor counted (the count
+      // is only said of a broken link's file, which the tree never has).
+      if (file && tree_.contains(*file)) continue;
       found.push_back({file.value_or(""), {"", std::move(link), start, 0, 0, 1}});
     }
   }
@@ -95,11 +98,11 @@ void LinkCheck::note(std::string target, Use use, const std::string& page, const
   first.count = count;
 }
 
-Diagnostics LinkCheck::problems(const OutputTree& tree) const {
+Diagnostics LinkCheck::problems() const {
   const std::lock_guard lock(mutex_);
   std::vector<const Use*> broken;
   for (const auto& [target, use] : targets_) {
-    if (target.empty() || !tree.contains(target)) broken.push_back(&use);
+    if (target.empty() || !tree_.contains(target)) broken.push_back(&use);
   }
   std::sort(broken.begin(), broken.end(), [](const Use* a, const Use* b) {
     return std::tie(a->page, a->offset, a->link) < std::tie(b->page, b->offset, b->link);
@@ -119,10 +122,15 @@ Diagnostics LinkCheck::problems(const OutputTree& tree) const {
   return out;
 }
 
+std::size_t LinkCheck::kept() const {
+  const std::lock_guard lock(mutex_);
+  return targets_.size();
+}
+
 Diagnostics check_site_links(const OutputTree& tree, std::string_view prefix) {
-  LinkCheck check{std::string(prefix)};
+  LinkCheck check{tree, std::string(prefix)};
   for (const auto& [path, content] : tree.files()) check.read(path, content);
-  return check.problems(tree);
+  return check.problems();
 }
 
 }  // namespace kbc

@@ -330,6 +330,27 @@ TEST_CASE("the link checker reports links to files the site does not have") {
   CHECK(problems[1].message == "broken link to '../../outside.png'");
 }
 
+TEST_CASE("the link checker reads pages as they are added, and keeps only links ahead of them") {
+  kbc::OutputTree tree;
+  kbc::LinkCheck links(tree);
+  tree.observe(
+      [&links](const std::string& path, std::string_view content) { links.read(path, content); });
+  tree.add("site/en/index.html", "");
+  tree.add("site/en/entries/b.html",
+           "<a href=\"../index.html\">there</a> <a href=\"c.html\">ahead</a>\n"
+           "<a href=\"gone.html\">never</a>");
+  CHECK(links.kept() == 2);  // c.html and gone.html: index.html is there already
+  tree.add("site/en/entries/c.html", "<a href=\"b.html\">back</a> <a href=\"gone.html\">x</a>");
+  tree.add("site/en/entries/a.html", "<a href=\"gone.html#top\">first by path</a>");
+  CHECK(links.kept() == 2);
+  const kbc::Diagnostics problems = links.problems();
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].path == "site/en/entries/a.html");
+  CHECK(problems[0].at.column == 10);
+  CHECK(problems[0].message ==
+        "broken link to 'gone.html#top' (and 2 more link(s) to the same file)");
+}
+
 TEST_CASE("the link checker resolves dot segments and folders as a browser does") {
   kbc::OutputTree tree;
   tree.add("site/en/entries/a.html",
