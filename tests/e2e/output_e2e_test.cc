@@ -22,6 +22,8 @@ using namespace kbc_e2e;
 
 namespace {
 
+// Every file under `dir`, by relative path; a symbolic link as "(link)", not followed (cli_test's
+// snapshot follows them: its tests read knowledge bases that link entries in).
 std::map<std::string, std::string> tree_snapshot(const fs::path& dir) {
   std::map<std::string, std::string> files;
   for (const auto& item : fs::recursive_directory_iterator(dir)) {
