@@ -105,7 +105,6 @@ try {
       try {
         report = (await lighthouse(`${origin}/${page}`, flags, form === 'desktop' ? desktop : undefined))?.lhr;
       } catch (error) {
-        report = null;
         console.log(`# ${error.message}`);
       }
       if (!report || report.runtimeError) {

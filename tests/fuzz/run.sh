@@ -17,9 +17,11 @@ if ! grep -qx 'KBC_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
     -DKBC_TESTS=OFF -DCMAKE_CXX_COMPILER=clang++-15 -DCMAKE_C_COMPILER=clang-15 >/dev/null
 fi
 cmake --build "$build" --target "${targets[@]/#/fuzz_}" >/dev/null
-# One target on its own: its status in $build/fuzz-TARGET.status.
+# One target on its own: its status in $build/fuzz-TARGET.status (none when it could not start,
+# which counts as a failure).
 fuzz() {
   local target=$1 work=$build/corpus/$1 crashes=$build/crashes/$1/
+  rm -f "$build/fuzz-$target.status"
   rm -rf "$work" && mkdir -p "$work" "$crashes" && cp tests/fuzz/corpus/"$target"/* "$work"/
   local status=0
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -38,7 +40,7 @@ printf '%-14s %12s %8s %8s %8s\n' target executions exec/s edges corpus
 status=0
 for target in "${targets[@]}"; do
   work=$build/corpus/$target crashes=$build/crashes/$target/ log=$build/fuzz-$target.log
-  if [ "$(cat "$build/fuzz-$target.status")" != 0 ]; then
+  if [ "$(cat "$build/fuzz-$target.status" 2>/dev/null)" != 0 ]; then
     echo "fuzz_$target failed: see $log and $crashes"
     tail -40 "$log"
     status=1

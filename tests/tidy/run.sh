@@ -14,9 +14,8 @@ runner=$(command -v run-clang-tidy || command -v run-clang-tidy-14) ||
   { echo "run-clang-tidy not found: .ci/setup --tidy installs it" >&2; exit 2; }
 start=$SECONDS
 files=$(git ls-files 'compiler/*.cc' | wc -l)
-batches=$(ls "$tree"/CMakeFiles/kbc_core.dir/Unity/*.cxx "$tree"/CMakeFiles/kbc.dir/Unity/*.cxx | wc -l)
-included=$(cat "$tree"/CMakeFiles/kbc_core.dir/Unity/*.cxx "$tree"/CMakeFiles/kbc.dir/Unity/*.cxx |
-  grep -c "^#include \"$PWD/compiler/") || true
+batches=("$tree"/CMakeFiles/kbc_core.dir/Unity/*.cxx "$tree"/CMakeFiles/kbc.dir/Unity/*.cxx)
+included=$(cat "${batches[@]}" | grep -c "^#include \"$PWD/compiler/") || true
 # Every source of compiler/ is in a batch: one left out would go unchecked.
 if ((included != files)); then
   echo "clang-tidy: the batches include $included sources of compiler/, git has $files" >&2
@@ -30,4 +29,4 @@ if ! "$runner" -p "$tree" -quiet -j "$(nproc)" -config="$(cat .clang-tidy)" \
   echo "clang-tidy: findings in $files files ($((SECONDS - start)) s); full log: $tree/clang-tidy.log" >&2
   exit 1
 fi
-echo "clang-tidy: $files files in $batches batches clean ($((SECONDS - start)) s)"
+echo "clang-tidy: $files files in ${#batches[@]} batches clean ($((SECONDS - start)) s)"
