@@ -11,12 +11,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <stop_token>
+#include <thread>
 #include <utility>
 
 #include "base/file_system.h"
@@ -299,26 +304,47 @@ Started start_bwrap(const SandboxRequest& request) {
 }
 
 // The memory of the sandbox's processes together: those of its PID namespace, which bubblewrap
-// names through --info-fd ({"child-pid": N}) once it has started them.
+// names through --info-fd ({"child-pid": N}) once it has started them. A thread of its own reads
+// it every 100 ms, so that the time limit never waits for a scan: under a fork bomb, one read of
+// /proc can wait seconds for a process that forks (it holds its memory map's lock) and for the CPU.
 class MemoryWatch {
  public:
   MemoryWatch(int info_fd, std::uint64_t limit) : info_fd_(info_fd), limit_(limit) {
     ::fcntl(info_fd_, F_SETFL, ::fcntl(info_fd_, F_GETFL) | O_NONBLOCK);
+    if (limit_) thread_ = std::jthread([this](std::stop_token stop) { watch(stop); });
   }
-  // True once bubblewrap said that it started the command.
+  MemoryWatch(const MemoryWatch&) = delete;
+  MemoryWatch& operator=(const MemoryWatch&) = delete;
+  ~MemoryWatch() { stop(); }
+
+  // True once the processes used more than the limit.
+  bool over() const { return over_.load(std::memory_order_relaxed); }
+  // Ends the thread; a read it waits on ends when the sandbox's processes are killed.
+  void stop() {
+    if (!thread_.joinable()) return;
+    thread_.request_stop();  // wakes its wait
+    thread_.join();
+  }
+  // True when bubblewrap said that it started the command; only after stop().
   bool began() {
     read_info();
     return !info_.empty();
   }
-  // True when the processes use more than the limit; checked at most every 100 ms.
-  bool over() {
-    if (!limit_ || Clock::now() < next_) return false;
-    next_ = Clock::now() + std::chrono::milliseconds(100);
-    if (namespace_.empty() && began()) namespace_ = pid_namespace();
-    return !namespace_.empty() && proportional_set() > limit_;
-  }
 
  private:
+  void watch(const std::stop_token& stop) {
+    std::mutex mutex;
+    std::unique_lock lock(mutex);
+    while (true) {
+      wake_.wait_for(lock, stop, std::chrono::milliseconds(100), [] { return false; });
+      if (stop.stop_requested()) return;
+      if (namespace_.empty() && began()) namespace_ = pid_namespace();
+      if (!namespace_.empty() && proportional_set(stop) > limit_) {
+        over_.store(true, std::memory_order_relaxed);
+        return;
+      }
+    }
+  }
   void read_info() {
     char buffer[256];
     for (ssize_t n; (n = ::read(info_fd_, buffer, sizeof buffer)) > 0;)
@@ -334,10 +360,11 @@ class MemoryWatch {
     return error ? std::string() : link.string();
   }
   // The sum of Pss over the namespace's processes (shared pages counted once in all).
-  std::uint64_t proportional_set() const {
+  std::uint64_t proportional_set(const std::stop_token& stop) const {
     std::uint64_t total = 0;
     std::error_code error;
     for (const auto& process : std::filesystem::directory_iterator("/proc", error)) {
+      if (stop.stop_requested()) break;
       std::error_code ignored;
       if (std::filesystem::read_symlink(process.path() / "ns/pid", ignored).string() != namespace_)
         continue;
@@ -351,9 +378,11 @@ class MemoryWatch {
 
   int info_fd_;
   std::uint64_t limit_;
-  std::string info_;
-  std::string namespace_;
-  Clock::time_point next_ = Clock::now();
+  std::string info_;       // the thread's until stop()
+  std::string namespace_;  // the thread's
+  std::atomic<bool> over_ = false;
+  std::condition_variable_any wake_;
+  std::jthread thread_;  // last: it ends before the members it reads
 };
 
 // Reads the output until it ends, the time is up, it is too long or the processes use too much
@@ -432,6 +461,7 @@ SandboxResult run_in_sandbox(const SandboxRequest& request) {
     return result;
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - began).count();
+  memory.stop();
   if (!memory.began()) {
     result.ending = SandboxResult::Ending::kNotStarted;
     const auto first = tail.find_first_not_of('\n');
