@@ -311,7 +311,7 @@ class MemoryWatch {
  public:
   MemoryWatch(int info_fd, std::uint64_t limit) : info_fd_(info_fd), limit_(limit) {
     ::fcntl(info_fd_, F_SETFL, ::fcntl(info_fd_, F_GETFL) | O_NONBLOCK);
-    if (limit_) thread_ = std::jthread([this](std::stop_token stop) { watch(stop); });
+    if (limit_) thread_ = std::jthread([this](const std::stop_token& stop) { watch(stop); });
   }
   MemoryWatch(const MemoryWatch&) = delete;
   MemoryWatch& operator=(const MemoryWatch&) = delete;
