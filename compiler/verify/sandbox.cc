@@ -333,11 +333,10 @@ class MemoryWatch {
 
  private:
   void watch(const std::stop_token& stop) {
-    std::mutex mutex;
+    std::mutex mutex;  // the wait's alone: the stop is what wakes it
     std::unique_lock lock(mutex);
-    while (true) {
-      wake_.wait_for(lock, stop, std::chrono::milliseconds(100), [] { return false; });
-      if (stop.stop_requested()) return;
+    while (!wake_.wait_for(lock, stop, std::chrono::milliseconds(100),
+                           [&stop] { return stop.stop_requested(); })) {
       if (namespace_.empty() && began()) namespace_ = pid_namespace();
       if (!namespace_.empty() && proportional_set(stop) > limit_) {
         over_.store(true, std::memory_order_relaxed);
