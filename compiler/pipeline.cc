@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "base/digest.h"
+#include "base/file_system.h"
 #include "base/memory.h"
 #include "base/parallel.h"
 #include "base/timings.h"
@@ -273,17 +274,48 @@ void add_bundle(const std::vector<EntryFiles>& files, OutputTree& tree) {
   tree.add_pieces("kb.json", bundle_pieces(records));
 }
 
+// Where the site reads a record again from, for an entry page it renders: the records' parts of
+// kb.json, moved out of memory into a scratch file beside the output where one can be made (318
+// MB at 100,000 entries, held through the site phase), else held.
+class RecordParts {
+ public:
+  RecordParts(std::vector<EntryFiles>& files, const std::string& folder) : files_(files) {
+    if (!folder.empty()) scratch_ = ScratchFile::in(folder);
+    if (!scratch_) return;
+    std::string buffer;  // written a megabyte at a time
+    for (const EntryFiles& file : files) {
+      offsets_.push_back(scratch_->size() + buffer.size());
+      buffer += file.bundle_piece;
+      if ((buffer.size() >= (1 << 20) || &file == &files.back()) && !scratch_->append(buffer)) {
+        scratch_.reset();  // they stay in memory
+        return;
+      }
+      if (buffer.size() >= (1 << 20)) buffer.clear();
+    }
+    offsets_.push_back(scratch_->size());
+    for (EntryFiles& file : files) std::string().swap(file.bundle_piece);
+  }
+
+  // The record of the `i`th file whole: JSON text after a separator.
+  nlohmann::ordered_json record(std::size_t i) const {
+    const std::string read =
+        scratch_ ? scratch_->read(offsets_[i], offsets_[i + 1] - offsets_[i]) : std::string();
+    const std::string_view piece = scratch_ ? std::string_view(read) : files_[i].bundle_piece;
+    return nlohmann::ordered_json::parse(piece.substr(piece.starts_with(",") ? 1 : 0));
+  }
+
+ private:
+  std::vector<EntryFiles>& files_;
+  std::optional<ScratchFile> scratch_;
+  std::vector<std::uint64_t> offsets_;  // of each part in scratch_, then its end
+};
+
 // What a build is made from, kept until the BuiltOutput goes.
 struct Emitted {
   std::vector<EntryFiles> files;
+  std::optional<RecordParts> parts;
   std::optional<SiteModel> model;
 };
-
-// The record of `file` whole, from its part of kb.json: JSON text after a separator.
-nlohmann::ordered_json record_of(const EntryFiles& file) {
-  const std::string_view piece = file.bundle_piece;
-  return nlohmann::ordered_json::parse(piece.substr(piece.starts_with(",") ? 1 : 0));
-}
 
 }  // namespace
 
@@ -341,6 +373,13 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   files = render_entries(kb, entries_to_build(kb, excluded), templates, options.site_digest,
                          options.entry_done, out.tree, options.progress);
   add_bundle(files, out.tree);
+  // Beside the output folder, on its file system (the folder may not exist yet).
+  std::string beside;
+  if (options.stage) beside = options.stage->folder().parent_path().string();
+  if (options.stage && beside.empty()) beside = ".";
+  std::optional<Phase> aside("records set aside");
+  const RecordParts& parts = emitted->parts.emplace(files, beside);
+  aside.reset();
   std::vector<RecordRow> rows;
   std::vector<std::string> paths;
   std::vector<const Evidence*> evidence;
@@ -356,8 +395,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
   // An entry page that is rendered reads its record again, from its part of kb.json.
   SiteModel& model = emitted->model.emplace(
-      std::move(rows), [&files](std::size_t i) { return record_of(files[i]); }, config,
-      kb.languages);
+      std::move(rows), [&parts](std::size_t i) { return parts.record(i); }, config, kb.languages);
   model.set_source_paths(std::move(paths));
   model.set_evidence(std::move(evidence));
   if (!options.site_digest.empty()) model.set_digests(options.site_digest, std::move(digests));

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include "base/diagnostic.h"
 #include "base/parallel.h"
@@ -25,10 +26,10 @@ std::string join_path(std::string_view a, std::string_view b) {
   return out;
 }
 
-bool replace_file(const std::string& path, std::string_view bytes) {
-  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
+namespace {
+
+// Writes all of `bytes` to `fd`; false when they could not all be written.
+bool write_all(int fd, std::string_view bytes) {
   bool ok = true;
   for (std::size_t done = 0; ok && done < bytes.size();) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -36,6 +37,16 @@ bool replace_file(const std::string& path, std::string_view bytes) {
     ok = n > 0;
     if (ok) done += static_cast<std::size_t>(n);
   }
+  return ok;
+}
+
+}  // namespace
+
+bool replace_file(const std::string& path, std::string_view bytes) {
+  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  bool ok = write_all(fd, bytes);
   ok = ::close(fd) == 0 && ok;
   if (ok && ::rename(temporary.c_str(), path.c_str()) == 0) return true;
   ::unlink(temporary.c_str());
@@ -54,6 +65,34 @@ bool replace_file(const std::string& path, const std::function<bool(std::ostream
   if (ok && ::rename(temporary.c_str(), path.c_str()) == 0) return true;
   ::unlink(temporary.c_str());
   return false;
+}
+
+std::optional<ScratchFile> ScratchFile::in(const std::string& folder) {
+  const int fd = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) return std::nullopt;
+  return ScratchFile(fd);
+}
+
+ScratchFile::~ScratchFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool ScratchFile::append(std::string_view bytes) {
+  if (!write_all(fd_, bytes)) return false;
+  size_ += bytes.size();
+  return true;
+}
+
+std::string ScratchFile::read(std::uint64_t offset, std::size_t size) const {
+  std::string bytes(size, '\0');
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t n =
+        ::pread(fd_, bytes.data() + done, size - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw std::runtime_error("cannot read back a scratch file");
+    done += static_cast<std::size_t>(n);
+  }
+  return bytes;
 }
 
 std::string executable_identity() {

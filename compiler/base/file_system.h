@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kbc {
@@ -30,6 +31,36 @@ bool replace_file(const std::string& path, std::string_view bytes);
 // too when `write` returns false. Its file is an std::ofstream, opened without O_CLOEXEC: for
 // what is written while kbc starts no process (the last lint); the version above opens its own.
 bool replace_file(const std::string& path, const std::function<bool(std::ostream&)>& write);
+
+// A file that no other process can open, for bytes a run writes once and reads back instead of
+// holding them in memory: unnamed (O_TMPFILE), so it goes with the process however it ends.
+class ScratchFile {
+ public:
+  // One in `folder`; nullopt where the file system cannot make one.
+  static std::optional<ScratchFile> in(const std::string& folder);
+  ScratchFile(ScratchFile&& other) noexcept
+      : fd_(std::exchange(other.fd_, -1)), size_(other.size_) {}
+  ScratchFile& operator=(ScratchFile&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    std::swap(size_, other.size_);
+    return *this;
+  }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  ~ScratchFile();
+
+  // Appends `bytes`; false when they could not all be written.
+  bool append(std::string_view bytes);
+  std::uint64_t size() const { return size_; }
+  // The `size` bytes at `offset`, as append wrote them, from any thread; throws
+  // std::runtime_error when they cannot be read.
+  std::string read(std::uint64_t offset, std::size_t size) const;
+
+ private:
+  explicit ScratchFile(int fd) : fd_(fd) {}
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+};
 
 // This kbc executable, as its size, modification time and inode: what a cache stores results of
 // this build under, since another build may compute them differently. Empty when unknown.

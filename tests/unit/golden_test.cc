@@ -11,11 +11,13 @@
 #include <fstream>
 
 #include "base/file_system.h"
+#include "base/output_stage.h"
 #include "import/importer.h"
 #include "load/yaml_loader.h"
 #include "model/entry.h"
 #include "pipeline.h"
 #include "render/record.h"
+#include "temp_dir.h"
 
 namespace {
 
@@ -150,4 +152,36 @@ TEST_CASE(
   // kbc.yaml's logo, published as the site's logo and icon.
   CHECK(built.tree.files().at("site/assets/logo.svg") == fs.read(root + "/logo.svg"));
   CHECK(built.tree.files().count("site/assets/favicon.svg"));  // kbc's own, still there
+}
+
+TEST_CASE("the golden site built into an output folder is its expected pages too") {
+  // Through an output stage, an entry page reads its record back from a scratch file beside the
+  // output, not from memory.
+  const std::string root = std::string(KBC_TEST_DATA) + "/golden/site";
+  const kbc::RealFileSystem fs;
+  const auto checked = kbc::check_knowledge_base(fs, root);
+  REQUIRE(kbc::count_severity(checked.diagnostics, kbc::Severity::kError) == 0);
+  kbc_test::TempDir dir;
+  const std::string out = (dir.root / "dist").string();
+  {
+    kbc::OutputStage stage(out, false);
+    kbc::EmitOptions options;
+    options.stage = &stage;
+    const auto built =
+        kbc::emit_outputs(checked.kb, {}, kbc::TemplateSet(fs, root), checked.config, options);
+    REQUIRE(built.problems.empty());
+    stage.commit();
+  }
+  for (const char* path :
+       {"site/en/entries/cuda/cudnn-bn-epsilon-too-small.html",
+        "site/en/entries/pytorch/cuda-out-of-memory.html",
+        "site/zh/entries/cuda/cudnn-bn-epsilon-too-small.html", "site/en/index.html"}) {
+    INFO(path);
+    CHECK(fs.read(out + "/" + path) == fs.read(root + "/expected/" + path));
+  }
+  // Nothing but the output is left beside it: the scratch file has no name.
+  std::size_t beside = 0;
+  for (const auto& item : std::filesystem::directory_iterator(dir.root))
+    beside += item.path().filename().string().find("kbc-lock") == std::string::npos ? 1 : 0;
+  CHECK(beside == 1);
 }

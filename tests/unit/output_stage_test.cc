@@ -426,3 +426,23 @@ TEST_CASE("a cache file written from a stream replaces the old one whole, or not
   CHECK_FALSE(kbc::replace_file((dir.root / "missing" / "x").string(),
                                 [](std::ostream& out) { return bool(out << "x"); }));
 }
+
+TEST_CASE("a scratch file gives back what was appended, and has no name to leave behind") {
+  TempDir dir;
+  std::optional<kbc::ScratchFile> scratch = kbc::ScratchFile::in(dir.root.string());
+  REQUIRE(scratch);
+  CHECK(scratch->append("abc"));
+  const std::string large(3 << 20, 'x');
+  CHECK(scratch->append(large));
+  CHECK(scratch->append("end"));
+  CHECK(scratch->size() == large.size() + 6);
+  CHECK(scratch->read(0, 3) == "abc");
+  CHECK(scratch->read(1, 4) == "bcxx");
+  CHECK(scratch->read(3, large.size()) == large);
+  CHECK(scratch->read(large.size() + 3, 3) == "end");
+  CHECK_THROWS(scratch->read(large.size() + 4, 3));  // past its end
+  CHECK(std::filesystem::is_empty(dir.root));
+  kbc::ScratchFile moved = std::move(*scratch);
+  CHECK(moved.read(0, 3) == "abc");
+  CHECK_FALSE(kbc::ScratchFile::in((dir.root / "missing").string()));
+}
