@@ -283,15 +283,18 @@ class RecordParts {
     if (!folder.empty()) scratch_ = ScratchFile::in(folder);
     if (!scratch_) return;
     std::string buffer;  // written a megabyte at a time
+    const auto flush = [&] {
+      const bool written = scratch_->append(buffer);
+      buffer.clear();
+      if (!written) scratch_.reset();  // the parts stay in memory
+      return written;
+    };
     for (const EntryFiles& file : files) {
       offsets_.push_back(scratch_->size() + buffer.size());
       buffer += file.bundle_piece;
-      if ((buffer.size() >= (1 << 20) || &file == &files.back()) && !scratch_->append(buffer)) {
-        scratch_.reset();  // they stay in memory
-        return;
-      }
-      if (buffer.size() >= (1 << 20)) buffer.clear();
+      if (buffer.size() >= (1 << 20) && !flush()) return;
     }
+    if (!flush()) return;
     offsets_.push_back(scratch_->size());
     for (EntryFiles& file : files) std::string().swap(file.bundle_piece);
   }
