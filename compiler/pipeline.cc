@@ -279,8 +279,8 @@ void add_bundle(const std::vector<EntryFiles>& files, OutputTree& tree) {
 // MB at 100,000 entries, held through the site phase), else held.
 class RecordParts {
  public:
-  RecordParts(std::vector<EntryFiles>& files, const std::string& folder) : files_(files) {
-    if (!folder.empty()) scratch_ = ScratchFile::in(folder);
+  RecordParts(std::vector<EntryFiles>& files, std::optional<ScratchFile> scratch)
+      : files_(files), scratch_(std::move(scratch)) {
     if (!scratch_) return;
     std::string buffer;  // written a megabyte at a time
     const auto flush = [&] {
@@ -376,12 +376,9 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   files = render_entries(kb, entries_to_build(kb, excluded), templates, options.site_digest,
                          options.entry_done, out.tree, options.progress);
   add_bundle(files, out.tree);
-  // Beside the output folder, on its file system (the folder may not exist yet).
-  std::string beside;
-  if (options.stage) beside = options.stage->folder().parent_path().string();
-  if (options.stage && beside.empty()) beside = ".";
   std::optional<Phase> aside("records set aside");
-  const RecordParts& parts = emitted->parts.emplace(files, beside);
+  const RecordParts& parts =
+      emitted->parts.emplace(files, options.stage ? options.stage->scratch_file() : std::nullopt);
   aside.reset();
   std::vector<RecordRow> rows;
   std::vector<std::string> paths;

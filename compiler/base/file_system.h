@@ -40,11 +40,7 @@ class ScratchFile {
   static std::optional<ScratchFile> in(const std::string& folder);
   ScratchFile(ScratchFile&& other) noexcept
       : fd_(std::exchange(other.fd_, -1)), size_(other.size_) {}
-  ScratchFile& operator=(ScratchFile&& other) noexcept {
-    std::swap(fd_, other.fd_);
-    std::swap(size_, other.size_);
-    return *this;
-  }
+  ScratchFile& operator=(ScratchFile&&) = delete;
   ScratchFile(const ScratchFile&) = delete;
   ScratchFile& operator=(const ScratchFile&) = delete;
   ~ScratchFile();

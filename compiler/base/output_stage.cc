@@ -459,6 +459,11 @@ void OutputStage::hold(const std::string& path, const File& file, const File* ol
   if (new_.insert_or_assign(path, file).second && old) ++kept_;
 }
 
+std::optional<ScratchFile> OutputStage::scratch_file() const {
+  const fs::path beside = out_dir_.parent_path();  // made by the constructor
+  return ScratchFile::in(beside.empty() ? "." : beside.string());
+}
+
 bool OutputStage::has(const std::string& path) const {
   const std::lock_guard lock(mutex_);
   return new_.count(path) > 0;

@@ -31,6 +31,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -39,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/file_system.h"
 #include "base/progress.h"
 
 namespace kbc {
@@ -92,6 +94,9 @@ class OutputStage {
   Summary commit(Progress* progress = nullptr);
 
   const std::filesystem::path& folder() const { return out_dir_; }
+  // A scratch file beside the output, on its file system, for what the build reads back; nullopt
+  // where none can be made.
+  std::optional<ScratchFile> scratch_file() const;
 
   // Hands over the memory of the manifests (the old and the new: 730,000 files each at 100,000
   // entries, a second to take apart), for a caller that leaves it to the process's exit. The
