@@ -129,31 +129,35 @@ SchemaValidator::SchemaValidator(json schema)
 
 SchemaValidator::~SchemaValidator() = default;
 
-const json* SchemaValidator::subschema_at(std::string_view pointer) const {
-  auto resolve = [&](const json* node) {
-    while (node && node->is_object() && node->contains("$ref")) {
-      const std::string ref = node->at("$ref").get<std::string>();
-      if (!ref.starts_with("#")) return static_cast<const json*>(nullptr);
-      const json::json_pointer target(ref.substr(1));
-      node = schema_.contains(target) ? &schema_.at(target) : nullptr;
-    }
-    return node;
-  };
-  const json* node = resolve(&schema_);
-  for (const std::string& segment : split_pointer(pointer)) {
-    if (!node || !node->is_object()) return nullptr;
-    if (node->contains("properties") && node->at("properties").contains(segment)) {
-      node = &node->at("properties").at(segment);
-    } else if (node->contains("items")) {
-      node = &node->at("items");
-    } else if (node->contains("additionalProperties") &&
-               node->at("additionalProperties").is_object()) {
-      node = &node->at("additionalProperties");
-    } else {
-      return nullptr;
-    }
-    node = resolve(node);
+const json* SchemaValidator::resolved(const json* node) const {
+  while (node && node->is_object() && node->contains("$ref")) {
+    const std::string& ref = node->at("$ref").get_ref<const std::string&>();
+    if (!ref.starts_with("#")) return nullptr;
+    const json::json_pointer target(ref.substr(1));
+    node = schema_.contains(target) ? &schema_.at(target) : nullptr;
   }
+  return node;
+}
+
+const json* SchemaValidator::subschema_below(const json* node, const std::string& segment) const {
+  if (!node || !node->is_object()) return nullptr;
+  if (const auto properties = node->find("properties");
+      properties != node->end() && properties->contains(segment)) {
+    node = &properties->at(segment);
+  } else if (const auto items = node->find("items"); items != node->end()) {
+    node = &*items;
+  } else if (const auto more = node->find("additionalProperties");
+             more != node->end() && more->is_object()) {
+    node = &*more;
+  } else {
+    return nullptr;
+  }
+  return resolved(node);
+}
+
+const json* SchemaValidator::subschema_at(std::string_view pointer) const {
+  const json* node = resolved(&schema_);
+  for (const std::string& segment : split_pointer(pointer)) node = subschema_below(node, segment);
   return node;
 }
 
@@ -180,23 +184,28 @@ class UnknownKeyWalker {
                    const SourceMap& sources, Diagnostics& out)
       : validator_(validator), path_(path), sources_(sources), out_(out) {}
 
-  void walk(const json& value, const std::string& pointer) {
-    const json* schema = validator_.subschema_at(pointer);
+  // `schema`: the subschema of the node at `pointer` (SchemaValidator::subschema_at), carried
+  // down the walk rather than found again from the root for every node.
+  void walk(const json& value, const std::string& pointer, const json* schema) {
     if (!schema || !schema->is_object()) return;
     if (value.is_array()) {
-      for (std::size_t i = 0; i < value.size(); ++i)
-        walk(value[i], pointer_append(pointer, std::to_string(i)));
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        const std::string index = std::to_string(i);
+        walk(value[i], pointer_append(pointer, index), validator_.subschema_below(schema, index));
+      }
     }
     if (!value.is_object()) return;
-    const json empty = json::object();
-    const json& properties = schema->contains("properties") ? schema->at("properties") : empty;
-    const bool closed = schema->value("additionalProperties", json(true)) == json(false);
+    static const json empty = json::object();
+    const auto properties_at = schema->find("properties");
+    const json& properties = properties_at != schema->end() ? *properties_at : empty;
+    const auto more = schema->find("additionalProperties");
+    const bool closed = more != schema->end() && *more == false;
     for (const auto& [key, child] : value.items()) {
       const std::string child_pointer = pointer_append(pointer, key);
       if (closed && !properties.contains(key)) {
         report(key, properties, child_pointer);
       } else {
-        walk(child, child_pointer);
+        walk(child, child_pointer, validator_.subschema_below(schema, key));
       }
     }
   }
@@ -312,7 +321,7 @@ std::optional<std::pair<std::string, std::string>> schema_message(const SchemaVa
 bool SchemaValidator::validate(const std::string& path, const json& value, const SourceMap& sources,
                                Diagnostics& out) const {
   const std::size_t before = out.size();
-  UnknownKeyWalker(*this, path, sources, out).walk(value, "");
+  UnknownKeyWalker(*this, path, sources, out).walk(value, "", subschema_at(""));
   const LongTexts long_texts = check_long_texts(*this, path, value, sources, out);
   valijson::Validator& validator = thread_validator();
   valijson::ValidationResults results;

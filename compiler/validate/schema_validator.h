@@ -31,8 +31,14 @@ class SchemaValidator {
 
   // The subschema that describes the node at `pointer` ($refs resolved), or nullptr.
   const nlohmann::json* subschema_at(std::string_view pointer) const;
+  // The subschema of the child `segment` (a key, or an array index in decimal) of a node that
+  // `node` describes, $refs resolved; nullptr when none or when `node` is nullptr.
+  const nlohmann::json* subschema_below(const nlohmann::json* node,
+                                        const std::string& segment) const;
 
  private:
+  const nlohmann::json* resolved(const nlohmann::json* node) const;  // its $refs followed
+
   struct Compiled;
   nlohmann::json schema_;
   std::unique_ptr<Compiled> compiled_;
