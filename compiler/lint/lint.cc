@@ -204,7 +204,7 @@ void run_chunk(const KnowledgeBase& kb,
   std::vector<std::optional<std::string_view>> chunk(patterns.size());
   for (std::size_t i = begin; i < end; ++i) chunk[i] = patterns[i];
   std::optional<Phase> phase("regex index");
-  const RegexIndex regexes(chunk);
+  const RegexIndex regexes(chunk, RegexIndex::DistinctTexts{});
   phase.emplace("cross-entry matches");
   auto hits = cross_entry_hits(kb, regexes, texts);
   for (std::size_t i = begin; i < end; ++i) facts.hits[i] = std::move(hits[i]);

@@ -120,26 +120,54 @@ RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& given
   if (plans) {
     collect_plan_atoms(patterns, *plans);
   } else {
-    const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
-    for (std::size_t i = 0; i < cores * kGroups; ++i) {
-      shards_.push_back(std::make_unique<Shard>());
-      shards_.back()->group = i % kGroups;
-    }
-    // Sliced by the regexes given, not by their indexes: lint gives a chunk of them, all in one
-    // slice of the indexes.
-    std::vector<std::size_t> given_at;
-    for (std::size_t i = 0; i < patterns.size(); ++i) {
-      if (patterns[i]) given_at.push_back(i);
-    }
-    parallel_slices(given_at.size(), [&](std::size_t begin, std::size_t end, std::size_t worker) {
-      const std::span<const std::size_t> slice(given_at.data() + begin, end - begin);
-      for (std::size_t group = 0; group < kGroups; ++group)
-        build_shard(*shards_[worker * kGroups + group], slice, patterns);
-    });
-    collect_shard_atoms();
+    build_shards(patterns);
   }
   index_atoms(markers);
   build_sets();
+}
+
+RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patterns, DistinctTexts)
+    : groups_(1),
+      errors_(patterns.size()),
+      location_(patterns.size(), {-1, -1}),
+      literals_(patterns.size()) {
+  build_shards(patterns);
+  index_atoms({});
+  build_sets();
+  parallel_blocks(shards_.size(), [&](std::size_t begin, std::size_t end) {
+    std::vector<int> ids;
+    for (std::size_t s = begin; s < end; ++s) {
+      Shard& shard = *shards_[s];
+      if (shard.entries.empty()) continue;
+      shard.single.resize(shard.atoms.size());
+      for (std::size_t atom = 0; atom < shard.atoms.size(); ++atom) {
+        shard.filter.AllPotentials({static_cast<int>(atom)}, &ids);
+        for (const int id : ids) {
+          if (!shard.unfiltered[id]) shard.single[atom].push_back(id);
+        }
+      }
+    }
+  });
+}
+
+void RegexIndex::build_shards(const std::vector<std::optional<std::string_view>>& patterns) {
+  const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
+  for (std::size_t i = 0; i < cores * groups_; ++i) {
+    shards_.push_back(std::make_unique<Shard>());
+    shards_.back()->group = i % groups_;
+  }
+  // Sliced by the regexes given, not by their indexes: lint gives a chunk of them, all in one
+  // slice of the indexes.
+  std::vector<std::size_t> given_at;
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    if (patterns[i]) given_at.push_back(i);
+  }
+  parallel_slices(given_at.size(), [&](std::size_t begin, std::size_t end, std::size_t worker) {
+    const std::span<const std::size_t> slice(given_at.data() + begin, end - begin);
+    for (std::size_t group = 0; group < groups_; ++group)
+      build_shard(*shards_[worker * groups_ + group], slice, patterns);
+  });
+  collect_shard_atoms();
 }
 
 RegexIndex::~RegexIndex() = default;
@@ -148,7 +176,7 @@ void RegexIndex::build_shard(Shard& shard, std::span<const std::size_t> given_at
                              const std::vector<std::optional<std::string_view>>& patterns) {
   const RE2::Options options = entry_regex_options();
   for (const std::size_t i : given_at) {
-    if (!patterns[i] || group_of(*patterns[i]) != shard.group) continue;
+    if (!patterns[i] || (groups_ == 1 ? 0 : group_of(*patterns[i])) != shard.group) continue;
     if (patterns[i]->size() > kMaxPatternBytes) {
       errors_[i] = too_long_pattern_error();
       continue;
@@ -392,6 +420,11 @@ const std::vector<std::size_t>& RegexIndex::filtered(std::size_t group, Scratch&
   for (std::size_t s = 0; s < shards_.size(); ++s) {
     const Shard& shard = *shards_[s];
     if (scratch.sharded[s].empty()) continue;
+    if (scratch.sharded[s].size() == 1 && !shard.single.empty()) {
+      for (const int id : shard.single[scratch.sharded[s].front()])
+        out.push_back(shard.entries[id]);
+      continue;
+    }
     shard.filter.AllPotentials(scratch.sharded[s], &ids);
     for (int id : ids) {
       if (!shard.unfiltered[id]) out.push_back(shard.entries[id]);

@@ -669,6 +669,36 @@ TEST_CASE("a RegexIndex built from plans matches as one that compiles every rege
   CHECK(std::binary_search(killed.begin(), killed.end(), 3));
 }
 
+TEST_CASE("a RegexIndex for distinct texts lets through what the default form lets through") {
+  std::vector<std::string> patterns = kIndexPatterns;
+  patterns.insert(patterns.end(), {"(unclosed", "Xid 79"});
+  std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
+  views.push_back(std::nullopt);
+  const RegexIndex distinct(views, RegexIndex::DistinctTexts{});
+  const RegexIndex full(views);
+  for (std::size_t i = 0; i < views.size(); ++i) CHECK(distinct.error(i) == full.error(i));
+  CHECK_FALSE(distinct.error(kIndexPatterns.size()).empty());
+  std::vector<std::string> texts = kIndexTexts;
+  texts.insert(texts.end(), {"GPU has fallen off the bus: xid 79", "CUDA ok", "was killed",
+                             "failed", "exit status 137 (out of memory)"});
+  RegexIndex::Scratch scratch(/*remember=*/false), full_scratch(/*remember=*/false);
+  for (const std::string& text : texts) {
+    INFO(text);
+    // Few regexes: no atom feeds more than 8 others, so FilteredRE2 lets through the same.
+    CHECK(distinct.candidates(text, scratch) == full.candidates(text, full_scratch));
+    CHECK(distinct.matching(text) == full.matching(text));
+  }
+  // One atom of a shard is answered from its table: alone, an atom that a regex requires with
+  // another lets nothing through; either atom of (oom|killed) lets it through.
+  const std::size_t cuda = 1, either = 3;
+  const std::vector<std::size_t> ok = distinct.candidates("CUDA ok");
+  CHECK_FALSE(std::binary_search(ok.begin(), ok.end(), cuda));
+  const std::vector<std::size_t> killed = distinct.candidates("was killed");
+  CHECK(std::binary_search(killed.begin(), killed.end(), either));
+  const std::vector<std::string_view> text_views(texts.begin(), texts.end());
+  CHECK(distinct.matching_each(text_views) == full.matching_each(text_views));
+}
+
 TEST_CASE("a regex's plan: its atoms, those required, or that it has none, or its error") {
   const RegexPlan both = plan_regex("CUDA.*failed");
   CHECK(both.atoms.size() == 2);
