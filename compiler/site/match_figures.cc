@@ -85,7 +85,7 @@ MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>
     const std::size_t end = std::min(unknown.size(), begin + kBreadthChunk);
     std::vector<std::optional<std::string_view>> patterns(n);
     for (std::size_t k = begin; k < end; ++k) patterns[unknown[k]] = regexes[unknown[k]];
-    const RegexIndex index(patterns);
+    const RegexIndex index(patterns, RegexIndex::DistinctTexts{});
     // A few regexes (a build after an edit) search the texts directly; more are prefiltered,
     // as a direct search reads all the texts for each regex.
     const std::size_t direct =
