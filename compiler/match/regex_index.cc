@@ -44,7 +44,8 @@ bool set_matches(const RE2::Set& set, std::string_view text, std::vector<int>& m
 }
 
 // The group of shards a pattern goes to (regex_index.h): 1 when it has three digits in a row,
-// which may make an atom of digits alone, as in `(410.*Gone|endpoint.*removed)`.
+// which may make an atom of digits alone, as in `(410.*Gone|endpoint.*removed)`. Taken modulo
+// the index's number of groups: the distinct-texts form has one.
 std::size_t group_of(std::string_view pattern) {
   std::size_t run = 0;
   for (char c : pattern) {
@@ -135,13 +136,14 @@ RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patte
   index_atoms({});
   build_sets();
   parallel_blocks(shards_.size(), [&](std::size_t begin, std::size_t end) {
-    std::vector<int> ids;
+    std::vector<int> one(1), ids;
     for (std::size_t s = begin; s < end; ++s) {
       Shard& shard = *shards_[s];
       if (shard.entries.empty()) continue;
       shard.single.resize(shard.atoms.size());
       for (std::size_t atom = 0; atom < shard.atoms.size(); ++atom) {
-        shard.filter.AllPotentials({static_cast<int>(atom)}, &ids);
+        one[0] = static_cast<int>(atom);
+        shard.filter.AllPotentials(one, &ids);
         for (const int id : ids) {
           if (!shard.unfiltered[id]) shard.single[atom].push_back(id);
         }
@@ -176,7 +178,7 @@ void RegexIndex::build_shard(Shard& shard, std::span<const std::size_t> given_at
                              const std::vector<std::optional<std::string_view>>& patterns) {
   const RE2::Options options = entry_regex_options();
   for (const std::size_t i : given_at) {
-    if (!patterns[i] || (groups_ == 1 ? 0 : group_of(*patterns[i])) != shard.group) continue;
+    if (!patterns[i] || group_of(*patterns[i]) % groups_ != shard.group) continue;
     if (patterns[i]->size() > kMaxPatternBytes) {
       errors_[i] = too_long_pattern_error();
       continue;
