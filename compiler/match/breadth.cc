@@ -132,8 +132,7 @@ void RegexBreadth::count_text(std::size_t entry, std::size_t id, std::string_vie
 
 bool RegexBreadth::matches(std::size_t entry, std::string_view text) const {
   thread_local RegexIndex::Scratch scratch;
-  const auto span = index_.match(pattern_of_(entry), text, scratch);
-  return span && !span->empty();
+  return index_.finds(pattern_of_(entry), text, scratch);
 }
 
 void RegexBreadth::prefilter() const {

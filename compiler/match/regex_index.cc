@@ -94,6 +94,35 @@ std::string too_long_pattern_error() {
   return "longer than " + std::to_string(RegexIndex::kMaxPatternBytes) + " bytes, so not compiled";
 }
 
+std::vector<std::size_t> bare_positions(std::string_view pattern, char c) {
+  std::vector<std::size_t> out;
+  bool in_class = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') {
+      ++i;
+    } else if (in_class) {
+      in_class = pattern[i] != ']';
+    } else if (pattern[i] == '[') {
+      in_class = true;
+      if (i + 1 < pattern.size() && pattern[i + 1] == ']') ++i;
+    } else if (pattern[i] == c) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
+bool may_match_empty(const RE2& regex) {
+  const std::string& pattern = regex.pattern();
+  if (!bare_positions(pattern, '^').empty() || !bare_positions(pattern, '$').empty()) return true;
+  for (std::size_t i = 0; i + 1 < pattern.size(); ++i) {
+    if (pattern[i] == '\\' && std::string_view("bBAz").find(pattern[++i]) != std::string_view::npos)
+      return true;
+  }
+  // Unanchored on "", as the searches that follow: the same DFA of RE2's.
+  return regex.Match("", 0, 0, RE2::UNANCHORED, nullptr, 0);
+}
+
 RE2::Options entry_regex_options() {
   RE2::Options options;
   options.set_log_errors(false);
@@ -103,7 +132,10 @@ RE2::Options entry_regex_options() {
 RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& given,
                        const std::vector<bool>& literal,
                        const std::vector<std::string_view>& markers, RegexPlans* plans)
-    : errors_(given.size()), location_(given.size(), {-1, -1}), literals_(given.size()) {
+    : errors_(given.size()),
+      location_(given.size(), {-1, -1}),
+      literals_(given.size()),
+      may_be_empty_(std::make_unique<std::atomic<std::uint8_t>[]>(given.size())) {
   // What RE2 compiles: the regexes, and the literals that the atoms cannot find, quoted.
   std::vector<std::optional<std::string_view>> patterns = given;
   std::vector<std::string> quoted(given.size());
@@ -131,7 +163,8 @@ RegexIndex::RegexIndex(const std::vector<std::optional<std::string_view>>& patte
     : groups_(1),
       errors_(patterns.size()),
       location_(patterns.size(), {-1, -1}),
-      literals_(patterns.size()) {
+      literals_(patterns.size()),
+      may_be_empty_(std::make_unique<std::atomic<std::uint8_t>[]>(patterns.size())) {
   build_shards(patterns);
   index_atoms({});
   build_sets();
@@ -496,11 +529,29 @@ std::optional<std::string_view> RegexIndex::match(std::size_t entry, std::string
   return text.substr(begin, end - begin);
 }
 
+bool RegexIndex::matches(std::size_t entry, std::string_view text, Scratch& scratch) const {
+  if (const RE2* regex = this->regex(entry))
+    return regex->Match(piece(text), 0, text.size(), RE2::UNANCHORED, nullptr, 0);
+  return match(entry, text, scratch).has_value();
+}
+
+bool RegexIndex::finds(std::size_t entry, std::string_view text, Scratch& scratch) const {
+  if (const RE2* regex = this->regex(entry)) {
+    // Computed by whichever thread asks first; any other computes the same.
+    std::atomic<std::uint8_t>& known = may_be_empty_[entry];
+    std::uint8_t empty = known.load(std::memory_order_relaxed);
+    if (empty == 0) known.store(empty = may_match_empty(*regex) ? 1 : 2, std::memory_order_relaxed);
+    if (empty == 2) return matches(entry, text, scratch);
+  }
+  const std::optional<std::string_view> span = match(entry, text, scratch);
+  return span && !span->empty();
+}
+
 std::vector<std::size_t> RegexIndex::matching(std::string_view text) const {
   Scratch scratch;
   std::vector<std::size_t> out;
   for (std::size_t entry : candidates(text, scratch)) {
-    if (match(entry, text, scratch)) out.push_back(entry);
+    if (matches(entry, text, scratch)) out.push_back(entry);
   }
   return out;
 }
@@ -516,7 +567,7 @@ std::vector<std::vector<std::size_t>> RegexIndex::matching_each(
     Scratch scratch(/*remember=*/false);
     for (std::size_t t = begin; t < end; ++t) {
       for (const std::size_t entry : candidates(texts[t], scratch)) {
-        if (match(entry, texts[t], scratch)) out[t].push_back(entry);
+        if (matches(entry, texts[t], scratch)) out[t].push_back(entry);
       }
     }
   });

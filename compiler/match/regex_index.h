@@ -33,6 +33,7 @@
 #include <re2/set.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -135,6 +136,13 @@ class RegexIndex {
   // Entry i's leftmost match in `text` (possibly empty), or nullopt when it does not match.
   std::optional<std::string_view> match(std::size_t entry, std::string_view text,
                                         Scratch& scratch) const;
+  // Whether entry i's pattern matches somewhere in `text` (`match` has a value), without where:
+  // RE2 finds where a match starts with a reverse program that it compiles the first time it is
+  // asked, about as costly as the regex's own.
+  bool matches(std::size_t entry, std::string_view text, Scratch& scratch) const;
+  // Whether entry i's leftmost match in `text` is not empty, asking RE2 where only of a regex
+  // that may match the empty text (may_match_empty).
+  bool finds(std::size_t entry, std::string_view text, Scratch& scratch) const;
 
   // The entries whose pattern may match `text`: the regexes the prefilter lets through and the
   // literals found, in increasing order (a superset of matching(text)), for callers that then
@@ -203,7 +211,16 @@ class RegexIndex {
   std::vector<std::vector<int>> required_;              // entry -> its required atoms_, sorted
   mutable std::vector<std::unique_ptr<RE2>> compiled_;  // entry -> its regex, once compiled
   std::unique_ptr<std::once_flag[]> compiled_once_;
+  // Entry -> 0 not known yet, 1 its regex may match the empty text, 2 it may not (for `finds`).
+  std::unique_ptr<std::atomic<std::uint8_t>[]> may_be_empty_;
 };
+
+// The positions of `c` in `pattern` where it is an operator: neither escaped nor in a class.
+std::vector<std::size_t> bare_positions(std::string_view pattern, char c);
+// Whether `regex` may match the empty text somewhere: it matches "", or it holds an assertion of
+// empty width (`^`, `$`, `\b`, `\B`, `\A`, `\z`), which may hold in some place of a text and not
+// in "". A regex that may not, matches only where its match is not empty.
+bool may_match_empty(const RE2& regex);
 
 // The error of a pattern longer than RegexIndex::kMaxPatternBytes.
 std::string too_long_pattern_error();

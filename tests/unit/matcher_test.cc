@@ -699,6 +699,39 @@ TEST_CASE("a RegexIndex for distinct texts lets through what the default form le
   CHECK(distinct.matching_each(text_views) == full.matching_each(text_views));
 }
 
+TEST_CASE("whether a regex matches, and matches more than the empty text, is known without where") {
+  // An assertion of empty width may hold somewhere in a text and not in "": `\b` matches no
+  // part of "", but the empty text before "a" in " a b".
+  CHECK_FALSE(may_match_empty(RE2("CUDA.*failed")));
+  CHECK(may_match_empty(RE2("x*")));
+  CHECK(may_match_empty(RE2("(?i)foo|")));
+  CHECK(may_match_empty(RE2("\\bfoo")));
+  CHECK(may_match_empty(RE2("^")));
+  CHECK(may_match_empty(RE2("a$")));
+  CHECK_FALSE(may_match_empty(RE2("[$^]x")));
+  CHECK_FALSE(may_match_empty(RE2("\\$x")));
+  CHECK_FALSE(may_match_empty(RE2("\\\\bx")));  // a backslash, then "bx"
+  const std::vector<std::string> patterns = {"CUDA.*failed", "x*",   "\\b",
+                                             "(?:abc)?d?",   "[$]5", "(?i)oom|killed"};
+  const std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
+  const RegexIndex index(views);
+  const RegexIndex distinct(views, RegexIndex::DistinctTexts{});
+  RegexIndex::Scratch scratch;
+  for (const std::string text : {"", "CUDA failed", "abc", "d", " a b", "costs $5", "axx", "OOM"}) {
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      INFO(patterns[i] << " in '" << text << "'");
+      const std::optional<std::string_view> span = index.match(i, text, scratch);
+      CHECK(index.matches(i, text, scratch) == span.has_value());
+      CHECK(index.finds(i, text, scratch) == (span && !span->empty()));
+      CHECK(distinct.finds(i, text, scratch) == (span && !span->empty()));
+    }
+  }
+  CHECK(index.matches(1, "axx", scratch));
+  CHECK_FALSE(index.finds(1, "axx", scratch));  // its leftmost match is the empty one before "a"
+  CHECK_FALSE(index.finds(2, " a b", scratch));
+  CHECK(index.finds(3, "abc", scratch));
+}
+
 TEST_CASE("a regex's plan: its atoms, those required, or that it has none, or its error") {
   const RegexPlan both = plan_regex("CUDA.*failed");
   CHECK(both.atoms.size() == 2);
