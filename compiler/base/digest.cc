@@ -12,8 +12,19 @@ struct Digest::State {
   ~State() { EVP_MD_CTX_free(context); }
 };
 
+namespace {
+
+// Fetched once: EVP_sha256() makes OpenSSL 3 look the algorithm up by name again for every
+// digest (a build after an edit makes hundreds of thousands).
+const EVP_MD* sha256() {
+  static const EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA2-256", nullptr);
+  return md;
+}
+
+}  // namespace
+
 Digest::Digest() : state_(std::make_unique<State>()) {
-  if (!state_->context || EVP_DigestInit_ex(state_->context, EVP_sha256(), nullptr) != 1)
+  if (!state_->context || !sha256() || EVP_DigestInit_ex(state_->context, sha256(), nullptr) != 1)
     throw std::runtime_error("SHA-256 is not available");
 }
 
