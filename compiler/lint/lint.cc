@@ -339,11 +339,18 @@ std::vector<std::vector<RegexHit>> incremental_hits(
   return hits;
 }
 
-// Appends to `findings` what the local rules found in the files that did not change: a local
-// rule reads only its entry (EntryContext), so its findings there are still true.
+// Appends to `findings` (the rules' new findings) what the local rules found in the files that
+// did not change, moved from `last`: a local rule reads only its entry (EntryContext), so its
+// findings there are still true.
 void reuse_local_findings(Diagnostics& last, const std::map<std::string_view, std::size_t>& by_path,
                           const std::vector<const LastLint::EntryFacts*>& facts,
                           Diagnostics& findings) {
+  // The new ones sorted first, so that with the reused ones (sorted when stored) they make two
+  // sorted runs, which run_lint_cached merges rather than sorting all of them.
+  sort_diagnostics(findings);
+  // Room for all of them at once: grown by doubling, the old and new vectors of 500,000 findings
+  // were the peak of a lint after an edit at 100,000 entries.
+  findings.reserve(findings.size() + last.size());
   std::set<std::string_view> local_rules;
   for (const Rule& rule : all_rules()) {
     if (rule.local) local_rules.insert(rule.id);
@@ -353,6 +360,7 @@ void reuse_local_findings(Diagnostics& last, const std::map<std::string_view, st
     if (entry != by_path.end() && facts[entry->second] && local_rules.count(finding.rule))
       findings.push_back(std::move(finding));
   }
+  Diagnostics().swap(last);  // what is left of them, moved from
 }
 
 // Whether an unchanged entry's regex matches the same texts as in the last lint, all of them in
@@ -510,14 +518,7 @@ void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
   next.findings = run_rules(context, [&](const Rule& rule, std::size_t i) {
     return rule.cross_entry != nullptr || !facts[i];
   });
-  // Sorted now, so that with the reused findings (sorted when stored) they make two sorted runs,
-  // which run_lint_cached merges rather than sorting all of them.
-  sort_diagnostics(next.findings);
-  // Room for all of them at once: grown by doubling, the old and new vectors of 500,000 findings
-  // were the peak of a lint after an edit at 100,000 entries.
-  next.findings.reserve(next.findings.size() + last->findings.size());
   reuse_local_findings(last->findings, by_path, facts, next.findings);
-  Diagnostics().swap(last->findings);  // what is left of them, moved from
   for (std::size_t i = 0; i < n; ++i) {
     const LoneRegex* lone = pool.changed(i);
     learn(kb, hits, i, lone ? lone->compiled : facts[i]->compiled,
