@@ -94,30 +94,10 @@ std::string too_long_pattern_error() {
   return "longer than " + std::to_string(RegexIndex::kMaxPatternBytes) + " bytes, so not compiled";
 }
 
-std::vector<std::size_t> bare_positions(std::string_view pattern, char c) {
-  std::vector<std::size_t> out;
-  bool in_class = false;
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '\\') {
-      ++i;
-    } else if (in_class) {
-      in_class = pattern[i] != ']';
-    } else if (pattern[i] == '[') {
-      in_class = true;
-      if (i + 1 < pattern.size() && pattern[i + 1] == ']') ++i;
-    } else if (pattern[i] == c) {
-      out.push_back(i);
-    }
-  }
-  return out;
-}
-
 bool may_match_empty(const RE2& regex) {
   const std::string& pattern = regex.pattern();
-  if (!bare_positions(pattern, '^').empty() || !bare_positions(pattern, '$').empty()) return true;
   for (std::size_t i = 0; i + 1 < pattern.size(); ++i) {
-    if (pattern[i] == '\\' && std::string_view("bBAz").find(pattern[++i]) != std::string_view::npos)
-      return true;
+    if (pattern[i] == '\\' && pattern[++i] == 'b') return true;
   }
   // Unanchored on "", as the searches that follow: the same DFA of RE2's.
   return regex.Match("", 0, 0, RE2::UNANCHORED, nullptr, 0);

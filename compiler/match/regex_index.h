@@ -215,11 +215,9 @@ class RegexIndex {
   std::unique_ptr<std::atomic<std::uint8_t>[]> may_be_empty_;
 };
 
-// The positions of `c` in `pattern` where it is an operator: neither escaped nor in a class.
-std::vector<std::size_t> bare_positions(std::string_view pattern, char c);
-// Whether `regex` may match the empty text somewhere: it matches "", or it holds an assertion of
-// empty width (`^`, `$`, `\b`, `\B`, `\A`, `\z`), which may hold in some place of a text and not
-// in "". A regex that may not, matches only where its match is not empty.
+// Whether `regex` may match the empty text somewhere: it matches "", or it holds `\b`. An empty
+// match is a path of assertions alone, and in "" every assertion holds (`^`, `$`, `\A`, `\z`,
+// `\B`, in any mode) except `\b`. A regex that may not, matches only where its match is not empty.
 bool may_match_empty(const RE2& regex);
 
 // The error of a pattern longer than RegexIndex::kMaxPatternBytes.

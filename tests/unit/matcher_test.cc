@@ -700,24 +700,27 @@ TEST_CASE("a RegexIndex for distinct texts lets through what the default form le
 }
 
 TEST_CASE("whether a regex matches, and matches more than the empty text, is known without where") {
-  // An assertion of empty width may hold somewhere in a text and not in "": `\b` matches no
-  // part of "", but the empty text before "a" in " a b".
+  // An empty match is a path of assertions alone, and they all hold in "" but `\b`: it matches
+  // no part of "", but the empty text before "a" in " a b".
   CHECK_FALSE(may_match_empty(RE2("CUDA.*failed")));
   CHECK(may_match_empty(RE2("x*")));
   CHECK(may_match_empty(RE2("(?i)foo|")));
   CHECK(may_match_empty(RE2("\\bfoo")));
-  CHECK(may_match_empty(RE2("^")));
-  CHECK(may_match_empty(RE2("a$")));
-  CHECK_FALSE(may_match_empty(RE2("[$^]x")));
-  CHECK_FALSE(may_match_empty(RE2("\\$x")));
+  CHECK(may_match_empty(RE2("\\b")));
+  CHECK(may_match_empty(RE2("\\B")));
+  CHECK(may_match_empty(RE2("(?m)^")));
+  CHECK(may_match_empty(RE2("a?$")));
+  CHECK_FALSE(may_match_empty(RE2("a$")));
+  CHECK_FALSE(may_match_empty(RE2("^a")));
   CHECK_FALSE(may_match_empty(RE2("\\\\bx")));  // a backslash, then "bx"
-  const std::vector<std::string> patterns = {"CUDA.*failed", "x*",   "\\b",
-                                             "(?:abc)?d?",   "[$]5", "(?i)oom|killed"};
+  const std::vector<std::string> patterns = {"CUDA.*failed", "x*",    "\\b",    "(?:abc)?d?",
+                                             "[$]5",         "a?\\B", "(?m)^$", "(?i)oom|killed"};
   const std::vector<std::optional<std::string_view>> views(patterns.begin(), patterns.end());
   const RegexIndex index(views);
   const RegexIndex distinct(views, RegexIndex::DistinctTexts{});
   RegexIndex::Scratch scratch;
-  for (const std::string text : {"", "CUDA failed", "abc", "d", " a b", "costs $5", "axx", "OOM"}) {
+  for (const std::string text :
+       {"", "CUDA failed", "abc", "d", " a b", "costs $5", "axx", "OOM", "x\n\ny", "ab"}) {
     for (std::size_t i = 0; i < patterns.size(); ++i) {
       INFO(patterns[i] << " in '" << text << "'");
       const std::optional<std::string_view> span = index.match(i, text, scratch);

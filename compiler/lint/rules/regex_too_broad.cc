@@ -34,6 +34,25 @@ constexpr std::string_view kWordGapFinding = "regex ignores case and runs";
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// The pattern's positions of unescaped metacharacters `c` outside character classes.
+std::vector<std::size_t> bare(std::string_view pattern, char c) {
+  std::vector<std::size_t> out;
+  bool in_class = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') {
+      ++i;
+    } else if (in_class) {
+      in_class = pattern[i] != ']';
+    } else if (pattern[i] == '[') {
+      in_class = true;
+      if (i + 1 < pattern.size() && pattern[i + 1] == ']') ++i;
+    } else if (pattern[i] == c) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
 bool ignores_case(std::string_view pattern) {
   return pattern.starts_with("(?i)") ||
          (pattern.starts_with("(?") && pattern.find('i') < pattern.find(')'));
@@ -42,7 +61,7 @@ bool ignores_case(std::string_view pattern) {
 // The dots with a literal digit on each side ("6.4", not "\d.4").
 std::vector<std::size_t> digit_dots(std::string_view pattern) {
   std::vector<std::size_t> out;
-  for (const std::size_t at : bare_positions(pattern, '.')) {
+  for (const std::size_t at : bare(pattern, '.')) {
     const bool before = at > 0 && is_digit(pattern[at - 1]) && (at < 2 || pattern[at - 2] != '\\');
     const bool after = at + 1 < pattern.size() && is_digit(pattern[at + 1]);
     if (before && after) out.push_back(at);
@@ -53,7 +72,7 @@ std::vector<std::size_t> digit_dots(std::string_view pattern) {
 // The `.*` and `.+` with a letter on each side ("UNKNOWN.*error").
 std::vector<std::size_t> word_gaps(std::string_view pattern) {
   std::vector<std::size_t> out;
-  for (const std::size_t at : bare_positions(pattern, '.')) {
+  for (const std::size_t at : bare(pattern, '.')) {
     if (at == 0 || at + 2 >= pattern.size()) continue;
     const char quantifier = pattern[at + 1];
     if ((quantifier == '*' || quantifier == '+') && is_letter(pattern[at - 1]) &&
