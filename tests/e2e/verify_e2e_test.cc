@@ -239,7 +239,8 @@ TEST_CASE("a recipe cannot write outside its folder, and its folder is thrown aw
   CHECK_FALSE(fs::exists(kb.root / "here.txt"));
 }
 
-TEST_CASE("a fork bomb is held to the process limit and stopped at the time limit") {
+// Tagged [alone]: it runs with no other test beside it (tests/CMakeLists.txt).
+TEST_CASE("a fork bomb is held to the process limit and stopped at the time limit", "[alone]") {
   REQUIRE(have_bwrap());
   // The bomb runs as a copy of sh named kbcbomb, to be found after. Its output passes through
   // `sed -u`, which writes each line as it comes (head would hold a last block that the kill at
