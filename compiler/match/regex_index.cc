@@ -103,6 +103,12 @@ bool may_match_empty(const RE2& regex) {
   return regex.Match("", 0, 0, RE2::UNANCHORED, nullptr, 0);
 }
 
+bool finds_not_empty(const RE2& regex, std::string_view text, bool may_be_empty) {
+  if (!may_be_empty) return regex.Match(piece(text), 0, text.size(), RE2::UNANCHORED, nullptr, 0);
+  re2::StringPiece found;
+  return regex.Match(piece(text), 0, text.size(), RE2::UNANCHORED, &found, 1) && !found.empty();
+}
+
 RE2::Options entry_regex_options() {
   RE2::Options options;
   options.set_log_errors(false);
@@ -521,7 +527,7 @@ bool RegexIndex::finds(std::size_t entry, std::string_view text, Scratch& scratc
     std::atomic<std::uint8_t>& known = may_be_empty_[entry];
     std::uint8_t empty = known.load(std::memory_order_relaxed);
     if (empty == 0) known.store(empty = may_match_empty(*regex) ? 1 : 2, std::memory_order_relaxed);
-    if (empty == 2) return matches(entry, text, scratch);
+    return finds_not_empty(*regex, text, empty == 1);
   }
   const std::optional<std::string_view> span = match(entry, text, scratch);
   return span && !span->empty();

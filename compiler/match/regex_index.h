@@ -219,6 +219,9 @@ class RegexIndex {
 // match is a path of assertions alone, and in "" every assertion holds (`^`, `$`, `\A`, `\z`,
 // `\B`, in any mode) except `\b`. A regex that may not, matches only where its match is not empty.
 bool may_match_empty(const RE2& regex);
+// Whether `regex`'s leftmost match in `text` is not empty, given may_match_empty(regex): RE2 is
+// asked where the match is only when it may be empty.
+bool finds_not_empty(const RE2& regex, std::string_view text, bool may_be_empty);
 
 // The error of a pattern longer than RegexIndex::kMaxPatternBytes.
 std::string too_long_pattern_error();
