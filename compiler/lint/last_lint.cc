@@ -50,7 +50,7 @@ json entry_facts_json(const LastLint::EntryFacts& entry) {
   json hits = json::array();
   for (const auto& [owner, pointer] : entry.hits) hits.push_back({owner, pointer});
   return {entry.digest,      entry.compiled,          entry.atoms,
-          entry.required,    std::move(hits),         entry.benign_lines,
+          entry.clauses,     std::move(hits),         entry.benign_lines,
           entry.some_benign, entry.winner_candidates, entry.winner};
 }
 
@@ -192,14 +192,11 @@ class FactsReader : public json::json_sax_t {
       (field_ == 0 ? entry_.digest : entry_.winner) = std::move(value);
       return ++field_, true;
     }
-    if (depth_ == 4 && (field_ == 2 || field_ == 3 || field_ == 7)) {
-      (field_ == 2   ? entry_.atoms
-       : field_ == 3 ? entry_.required
-                     : entry_.winner_candidates)
-          .push_back(std::move(value));
+    if (depth_ == 4 && (field_ == 2 || field_ == 7)) {
+      (field_ == 2 ? entry_.atoms : entry_.winner_candidates).push_back(std::move(value));
       return true;
     }
-    if (depth_ != 5 || hit_.size() >= 2) return false;
+    if (depth_ != 5 || field_ != 4 || hit_.size() >= 2) return false;
     hit_.push_back(std::move(value));
     return true;
   }
@@ -220,16 +217,18 @@ class FactsReader : public json::json_sax_t {
     const bool list = (field_ >= 2 && field_ <= 4) || field_ == 6 || field_ == 7;
     if (depth_ == 3) return list && ++depth_;
     if (depth_ == 4 && field_ == 4) return hit_.clear(), ++depth_;
+    if (depth_ == 4 && field_ == 3) return entry_.clauses.emplace_back(), ++depth_;
     return false;
   }
   bool end_array() override {
-    if (depth_ == 5) {
+    if (depth_ == 5 && field_ == 3) {  // a clause, read into place
+    } else if (depth_ == 5) {
       if (hit_.size() != 2) return false;
       entry_.hits.emplace_back(std::move(hit_[0]), std::move(hit_[1]));
     } else if (depth_ == 4) {
       ++field_;
     } else if (depth_ == 3) {
-      if (field_ != 9) return false;
+      if (field_ != 9 || !clauses_of_atoms()) return false;
       entries[key_] = std::move(entry_);
     } else {
       return false;
@@ -241,10 +240,24 @@ class FactsReader : public json::json_sax_t {
   }
 
  private:
+  // Whether the clauses of entry_ name its atoms.
+  bool clauses_of_atoms() const {
+    for (const std::vector<int>& clause : entry_.clauses) {
+      for (const int atom : clause) {
+        if (static_cast<std::size_t>(atom) >= entry_.atoms.size()) return false;
+      }
+    }
+    return true;
+  }
+
   bool number(number_unsigned_t value) {
     if (depth_ == 3 && field_ == 5 && value <= std::numeric_limits<int>::max()) {
       entry_.benign_lines = static_cast<int>(value);
       return ++field_, true;
+    }
+    if (depth_ == 5 && field_ == 3 && value <= std::numeric_limits<int>::max()) {
+      entry_.clauses.back().push_back(static_cast<int>(value));
+      return true;
     }
     if (depth_ != 4 || field_ != 6 || value > std::numeric_limits<std::uint32_t>::max())
       return false;
@@ -252,8 +265,9 @@ class FactsReader : public json::json_sax_t {
     return true;
   }
 
-  int depth_ = 0;  // 1 in the object, 2 in its entries, 3 in an entry's facts, 4 in a list, 5 a hit
-  int seen_ = 0;   // its two members, one bit each
+  int depth_ = 0;    // 1 in the object, 2 in its entries, 3 in an entry's facts, 4 in a list, 5 a
+                     // hit or a clause
+  int seen_ = 0;     // its two members, one bit each
   std::string key_;  // the member's name at depth 1, the entry's path below
   LastLint::EntryFacts entry_;
   int field_ = 0;  // of the entry's nine

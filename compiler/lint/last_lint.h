@@ -30,10 +30,10 @@ struct LastLint {
     std::string digest;  // Entry::digest of the file that was checked
     // Whether its regex compiled; one that did not (or none) matches nothing.
     bool compiled = false;
-    // The atoms of its regex, lowercased: a text it matches has at least one of `atoms` (none:
-    // any text may match) and all of `required`.
+    // The atoms of its regex, lowercased, and its clauses (RegexPlan): a text it matches holds
+    // one atom of each clause (no atoms: any text may match).
     std::vector<std::string> atoms;
-    std::vector<std::string> required;
+    std::vector<std::vector<int>> clauses;
     // The other entries' texts its regex matched: (path, JSON pointer), in entry order.
     std::vector<std::pair<std::string, std::string>> hits;
     // How many lines of the benign corpus its regex matched, and the first few (indexes).

@@ -161,19 +161,28 @@ std::vector<Breadth> benign_breadth(const KnowledgeBase& kb, const BreadthInputs
   return out;
 }
 
-// How the last lint's facts are kept for the next one.
+// What the last lint's facts say of a regex alone (LoneRegex or LastLint::EntryFacts): whether it
+// compiled, and its atoms.
+template <typename Regex>
+LastLint::EntryFacts regex_facts(const Regex& regex) {
+  LastLint::EntryFacts facts;
+  facts.compiled = regex.compiled;
+  facts.atoms = regex.atoms;
+  facts.clauses = regex.clauses;
+  return facts;
+}
+
+// How the last lint's facts are kept for the next one, with `regex` those of its regex
+// (regex_facts).
 void learn(const KnowledgeBase& kb, const std::vector<std::vector<RegexHit>>& hits,
-           std::size_t entry, bool compiled, std::vector<std::string> atoms,
-           std::vector<std::string> required, const Breadth& breadth, const WinnerChoice& choice,
-           LastLint& next) {
+           std::size_t entry, LastLint::EntryFacts regex, const Breadth& breadth,
+           const WinnerChoice& choice, LastLint& next) {
   LastLint::EntryFacts& facts = next.entries[kb.entries[entry].path];
+  facts = std::move(regex);
   for (const std::size_t candidate : choice.candidates)
     facts.winner_candidates.push_back(kb.entries[candidate].path);
   if (choice.winner != kNoEntry) facts.winner = kb.entries[choice.winner].path;
   facts.digest = kb.entries[entry].digest;
-  facts.compiled = compiled;
-  facts.atoms = std::move(atoms);
-  facts.required = std::move(required);
   facts.benign_lines = breadth.benign_lines;
   facts.some_benign = breadth.some_benign;
   for (const RegexHit& hit : hits[entry])
@@ -274,19 +283,15 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
   if (next) {
     phase.emplace("facts for the next lint");
     // The atoms of each regex alone: FilteredRE2 gives no regex's own atoms once they share one.
-    std::vector<std::vector<std::string>> atoms(n), required(n);
+    std::vector<LastLint::EntryFacts> regexes(n);
     parallel_blocks(n, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) {
-        if (!facts.compiled[i]) continue;
-        LoneRegex lone(patterns[i]);
-        atoms[i] = std::move(lone.atoms);
-        required[i] = std::move(lone.required);
+        if (facts.compiled[i]) regexes[i] = regex_facts(LoneRegex(patterns[i]));
+        regexes[i].compiled = facts.compiled[i];
       }
     });
-    for (std::size_t i = 0; i < n; ++i) {
-      learn(kb, facts.hits, i, facts.compiled[i], std::move(atoms[i]), std::move(required[i]),
-            facts.breadth[i], choices[i], *next);
-    }
+    for (std::size_t i = 0; i < n; ++i)
+      learn(kb, facts.hits, i, std::move(regexes[i]), facts.breadth[i], choices[i], *next);
   }
   return out;
 }
@@ -521,9 +526,8 @@ void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
   reuse_local_findings(last->findings, by_path, facts, next.findings);
   for (std::size_t i = 0; i < n; ++i) {
     const LoneRegex* lone = pool.changed(i);
-    learn(kb, hits, i, lone ? lone->compiled : facts[i]->compiled,
-          lone ? lone->atoms : facts[i]->atoms, lone ? lone->required : facts[i]->required,
-          breadth[i], choices[i], next);
+    learn(kb, hits, i, lone ? regex_facts(*lone) : regex_facts(*facts[i]), breadth[i], choices[i],
+          next);
   }
 }
 

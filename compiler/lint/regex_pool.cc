@@ -19,9 +19,32 @@ LoneRegex::LoneRegex(std::optional<std::string_view> pattern) {
   RegexPlan plan = plan_regex(*pattern, filter);
   error = std::move(plan.error);
   compiled = error.empty();
-  for (const int atom : plan.required) required.push_back(plan.atoms[atom]);
   atoms = std::move(plan.atoms);
+  clauses = std::move(plan.clauses);
 }
+
+namespace {
+
+// The clause of `facts` whose atoms the finder can look for (AtomFinder) and the fewest clauses
+// share (`uses`): a text its regex matches holds one of them. None for a regex without atoms.
+const std::vector<int>* rarest_findable_clause(
+    const LastLint::EntryFacts& facts, const std::map<std::string_view, std::size_t>& uses) {
+  const std::vector<int>* rarest = nullptr;
+  std::size_t fewest = 0;
+  for (const std::vector<int>& clause : facts.clauses) {
+    std::size_t sum = 0;
+    bool findable = true;
+    for (const int atom : clause) {
+      const std::string& text = facts.atoms[static_cast<std::size_t>(atom)];
+      findable = findable && text.size() >= AtomFinder::kMinAtomBytes && is_ascii(text);
+      sum += uses.at(text);
+    }
+    if (findable && (!rarest || sum < fewest)) rarest = &clause, fewest = sum;
+  }
+  return rarest;
+}
+
+}  // namespace
 
 RegexPool::RegexPool(const KnowledgeBase& kb, const std::vector<const LastLint::EntryFacts*>& facts)
     : kb_(kb), facts_(facts), lone_(kb.entries.size()), lazy_(kb.entries.size()) {
@@ -35,6 +58,13 @@ void RegexPool::drop_compiled_on_demand() {
 }
 
 void RegexPool::index_atoms() {
+  std::map<std::string_view, std::size_t> uses;  // of each atom, by the unchanged regexes' clauses
+  for (std::size_t i = 0; i < kb_.entries.size(); ++i) {
+    if (lone_[i] || !facts_[i]->compiled) continue;
+    for (const std::vector<int>& clause : facts_[i]->clauses) {
+      for (const int atom : clause) ++uses[facts_[i]->atoms[static_cast<std::size_t>(atom)]];
+    }
+  }
   std::map<std::string_view, std::size_t> numbers;
   std::vector<std::pair<std::size_t, std::size_t>> filed;  // (atom, entry)
   for (std::size_t i = 0; i < kb_.entries.size(); ++i) {
@@ -42,16 +72,14 @@ void RegexPool::index_atoms() {
       if (lone_[i] && lone_[i]->compiled) always_.push_back(i);
       continue;
     }
-    const std::vector<std::string>& atoms = facts_[i]->atoms;
-    const bool findable = std::all_of(atoms.begin(), atoms.end(), [](const std::string& atom) {
-      return atom.size() >= AtomFinder::kMinAtomBytes && is_ascii(atom);
-    });
-    if (atoms.empty() || !findable) {
+    const std::vector<int>* clause = rarest_findable_clause(*facts_[i], uses);
+    if (!clause) {
       always_.push_back(i);
       continue;
     }
-    for (const std::string& atom : atoms) {
-      const auto [at, added] = numbers.emplace(atom, numbers.size());
+    for (const int atom : *clause) {
+      const auto [at, added] =
+          numbers.emplace(facts_[i]->atoms[static_cast<std::size_t>(atom)], numbers.size());
       filed.emplace_back(at->second, i);
     }
   }
@@ -96,9 +124,11 @@ bool RegexPool::may_match(const LastLint::EntryFacts& facts) const {
   const auto occurs = [&](const std::string& atom) {
     return folded_.find(atom) != std::string::npos || !is_ascii(atom);
   };
-  return facts.atoms.empty() ||
-         (std::all_of(facts.required.begin(), facts.required.end(), occurs) &&
-          std::any_of(facts.atoms.begin(), facts.atoms.end(), occurs));
+  return std::all_of(facts.clauses.begin(), facts.clauses.end(), [&](const auto& clause) {
+    return std::any_of(clause.begin(), clause.end(), [&](int atom) {
+      return occurs(facts.atoms[static_cast<std::size_t>(atom)]);
+    });
+  });
 }
 
 }  // namespace kbc

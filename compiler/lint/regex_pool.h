@@ -23,11 +23,11 @@ namespace kbc {
 std::optional<std::string_view> regex_of(const Entry& entry);
 
 // One entry's regex compiled on its own, with the atoms FilteredRE2 requires of a text it may
-// match: at least one of `atoms` (none when any text may match), and every one of `required`.
+// match: one of each of its `clauses` (RegexPlan; none when any text may match).
 struct LoneRegex {
   re2::FilteredRE2 filter{RegexIndex::kMinAtomLength};
   std::vector<std::string> atoms;
-  std::vector<std::string> required;
+  std::vector<std::vector<int>> clauses;
   std::string error;
   bool compiled = false;
 
@@ -51,11 +51,12 @@ class RegexPool {
   std::vector<std::size_t> matching(std::string_view text);
 
  private:
-  // Files each unchanged regex under its atoms (by_atom_), or in always_ when it has none (any
-  // text may match) or one the finder cannot look for; the changed regexes go in always_.
+  // Files each unchanged regex under the atoms of one of its clauses (by_atom_): the one the
+  // fewest clauses share, among those the finder can look for; or in always_ when it has none
+  // (any text may match) or no such clause. The changed regexes go in always_.
   void index_atoms();
-  // False when the folded text lacks an atom the regex requires, or has none of its atoms
-  // (atoms beyond ASCII count as present: the text is folded for ASCII only).
+  // False when the folded text holds no atom of one of the regex's clauses (atoms beyond ASCII
+  // count as present: the text is folded for ASCII only).
   bool may_match(const LastLint::EntryFacts& facts) const;
 
   const KnowledgeBase& kb_;

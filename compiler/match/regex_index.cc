@@ -253,7 +253,7 @@ void RegexIndex::collect_plan_atoms(const std::vector<std::optional<std::string_
   }
   plans.add(given);
   pattern_texts_.resize(patterns.size());
-  required_.resize(patterns.size());
+  clauses_.resize(patterns.size());
   compiled_.resize(patterns.size());
   compiled_once_ = std::make_unique<std::once_flag[]>(patterns.size());
   std::unordered_map<std::string_view, int> distinct;
@@ -269,16 +269,38 @@ void RegexIndex::collect_plan_atoms(const std::vector<std::optional<std::string_
     std::vector<int> ids;
     for (const std::string& atom : plan.atoms) {
       const auto [it, added] = distinct.try_emplace(atom, static_cast<int>(atoms_.size()));
-      if (added) {
-        atoms_.push_back(atom);
-        atom_entries_.emplace_back();
-      }
-      if (atom_entries_[it->second].empty() || atom_entries_[it->second].back() != entry)
-        atom_entries_[it->second].push_back(entry);
+      if (added) atoms_.push_back(atom);
       ids.push_back(it->second);
     }
-    for (const int required : plan.required) required_[entry].push_back(ids[required]);
-    std::sort(required_[entry].begin(), required_[entry].end());
+    for (const std::vector<int>& clause : plan.clauses) {
+      std::vector<int>& mine = clauses_[entry].emplace_back();
+      for (const int atom : clause) mine.push_back(ids[static_cast<std::size_t>(atom)]);
+      std::sort(mine.begin(), mine.end());
+    }
+  }
+  file_under_clauses();
+}
+
+void RegexIndex::file_under_clauses() {
+  std::vector<std::size_t> uses(atoms_.size(), 0);  // of each atom, by the regexes' clauses
+  for (const auto& clauses : clauses_) {
+    for (const std::vector<int>& clause : clauses) {
+      for (const int atom : clause) ++uses[static_cast<std::size_t>(atom)];
+    }
+  }
+  atom_entries_.assign(atoms_.size(), {});
+  for (std::size_t entry = 0; entry < clauses_.size(); ++entry) {
+    const std::vector<std::vector<int>>& clauses = clauses_[entry];
+    const auto weight = [&](const std::vector<int>& clause) {
+      std::size_t sum = 0;
+      for (const int atom : clause) sum += uses[static_cast<std::size_t>(atom)];
+      return sum;
+    };
+    const auto rarest =
+        std::min_element(clauses.begin(), clauses.end(),
+                         [&](const auto& a, const auto& b) { return weight(a) < weight(b); });
+    if (rarest == clauses.end()) continue;  // unfiltered: unfiltered_ has it
+    for (const int atom : *rarest) atom_entries_[static_cast<std::size_t>(atom)].push_back(entry);
   }
 }
 
@@ -467,10 +489,14 @@ const std::vector<std::size_t>& RegexIndex::candidates(std::string_view text,
   add_unfiltered(text, scratch);
   if (planned_) {
     const std::vector<int>& found = scratch.found;
+    const auto holds = [&found](const std::vector<int>& clause) {
+      return std::any_of(clause.begin(), clause.end(), [&found](int atom) {
+        return std::binary_search(found.begin(), found.end(), atom);
+      });
+    };
     for (const int atom : found) {
       for (const std::size_t entry : atom_entries_[atom]) {
-        if (std::includes(found.begin(), found.end(), required_[entry].begin(),
-                          required_[entry].end()))
+        if (std::all_of(clauses_[entry].begin(), clauses_[entry].end(), holds))
           scratch.out.push_back(entry);
       }
     }

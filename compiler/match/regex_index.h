@@ -174,6 +174,9 @@ class RegexIndex {
   void collect_shard_atoms();
   void collect_plan_atoms(const std::vector<std::optional<std::string_view>>& patterns,
                           RegexPlans& plans);
+  // Each planned regex into atom_entries_ under the atoms of its clause that the fewest clauses
+  // share: a text it may match holds one of them.
+  void file_under_clauses();
   void index_atoms(const std::vector<std::string_view>& markers);
   void build_sets();
   // The distinct atoms found in `text` into scratch.found, sorted.
@@ -208,7 +211,8 @@ class RegexIndex {
   bool planned_ = false;
   std::vector<std::string> pattern_texts_;              // entry -> its regex, if it compiles
   std::vector<std::vector<std::size_t>> atom_entries_;  // atoms_ index -> entries, sorted
-  std::vector<std::vector<int>> required_;              // entry -> its required atoms_, sorted
+  // entry -> its RegexPlan::clauses, of atoms_ indexes
+  std::vector<std::vector<std::vector<int>>> clauses_;
   mutable std::vector<std::unique_ptr<RE2>> compiled_;  // entry -> its regex, once compiled
   std::unique_ptr<std::once_flag[]> compiled_once_;
   // Entry -> 0 not known yet, 1 its regex may match the empty text, 2 it may not (for `finds`).

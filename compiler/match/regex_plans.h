@@ -4,11 +4,11 @@
 // Compiling the ~2,300 regexes of a large knowledge base is most of what a one-shot match costs
 // (90 ms of 150 on two cores). But which regexes may match a text follows from each regex's
 // atoms, the literal texts that any match contains (FilteredRE2's, of the regex alone): a regex
-// with atoms can match only a text that holds at least one of them, since its prefilter is an
-// AND/OR of them, and all of those that the AND/OR requires (an atom is required when the
-// prefilter fails for the text of all the other atoms; since it is monotone, it then fails for
-// every text without it). A plan is those atoms and which are required, or that the regex has
-// none, or RE2's error. Plans are
+// with atoms can match only a text that holds at least one of each of its clauses. The prefilter
+// is an AND/OR of the atoms, so it is monotone: a set of atoms is a clause when the prefilter
+// fails for the text of all the other atoms (then it fails for every text without one of them).
+// A plan is those atoms and some minimal clauses, or that the regex has none, or RE2's error.
+// Plans are
 // kept in one file of the user's cache, each under its regex's text, so that a knowledge base
 // that changes recomputes only its new regexes.
 #pragma once
@@ -28,9 +28,11 @@ namespace kbc {
 
 struct RegexPlan {
   std::vector<std::string> atoms;  // lowercased; empty when unfiltered or broken
-  // The atoms that every text the prefilter lets through holds (indexes into `atoms`, sorted):
-  // a regex such as `CUDA.*out of memory` needs both of its atoms, where `a|b` needs none.
-  std::vector<int> required;
+  // Sets of atoms (indexes into `atoms`, each sorted, and sorted) of which every text the
+  // prefilter lets through holds one each: `CUDA.*out of memory` has two of one atom (both are
+  // required), `(oom|killed)` one of two, `K0 .*(DataBinding|symbol)` {`k0 `} and the other two.
+  // Each is minimal (no atom of it can go); one holds every atom that is required.
+  std::vector<std::vector<int>> clauses;
   bool unfiltered = false;  // no atoms: any text may match
   std::string error;        // RE2's error; empty when the regex compiles
 };

@@ -859,6 +859,16 @@ TEST_CASE("a lint after an edit re-checks what the edit changes in other entries
   // The entry whose regex matched it changes in a way that does not touch its regex.
   write(execution, execution_text + "# a comment\n");
   CHECK(lint_same_as_uncached(kb).output.find("[regex-overlap]") != std::string::npos);
+  // An unchanged regex that needs its required atom and one of two others (two clauses in its
+  // RegexPlan): a signature with the required one alone is not its, one with both is.
+  const std::string overlap =
+      "regex also matches the signature of 'cuda/cublas-status-alloc-failed'";
+  write(execution, with_line(execution_text, "regex:",
+                             "regex: 'CUDNN_STATUS_EXECUTION_FAILED.*(?:nonfinite|NaN)'"));
+  CHECK(lint_same_as_uncached(kb).output.find(overlap) == std::string::npos);
+  write(cublas, with_line(cublas_text, "signature:",
+                          "signature: 'cuDNN error: CUDNN_STATUS_EXECUTION_FAILED (NaN)'"));
+  CHECK(lint_same_as_uncached(kb).output.find(overlap) != std::string::npos);
   // A regex that no longer compiles, then the entry that matched it is deleted.
   write(execution, with_line(execution_text, "regex:", "regex: 'CUDNN_(STATUS'"));
   CHECK(lint_same_as_uncached(kb).output.find("[regex-syntax]") != std::string::npos);

@@ -196,10 +196,11 @@ TEST_CASE("the last lint is kept in two parts, and facts of another lint are ref
   CHECK(back.digest == "file-1");
   CHECK(back.compiled);
   CHECK(back.benign_lines == 4);
-  CHECK(back.required == facts.required);
+  CHECK(back.clauses == facts.clauses);
   // Every field of every entry, through the reader that builds no document.
   kbc::LastLint::EntryFacts& second = last.entries["entries/b.yaml"];
-  second.required = {"x", "y"};
+  second.atoms = {"x", "y", "z"};
+  second.clauses = {{0}, {1, 2}};
   second.hits = {{"entries/a.yaml", "/signature"}, {"entries/c.yaml", "/examples/0"}};
   second.winner_candidates = {"entries/a.yaml", "entries/b.yaml"};
   second.winner = "entries/a.yaml";

@@ -669,6 +669,29 @@ TEST_CASE("a RegexIndex built from plans matches as one that compiles every rege
   CHECK(std::binary_search(killed.begin(), killed.end(), 3));
 }
 
+TEST_CASE("a regex is a candidate of a planned index only for a text with an atom of each clause") {
+  const std::vector<std::optional<std::string_view>> views = {
+      "(?i)K0 .*?(?:DataBinding.*cannot resolve|symbol)", "K0 .*x?", "(?i)k0 .*failed"};
+  RegexPlans plans;
+  const RegexIndex planned(views, {}, {}, &plans);
+  const RegexIndex full(views);
+  const auto candidate = [&](std::size_t entry, std::string_view text) {
+    const std::vector<std::size_t> candidates = planned.candidates(text);
+    return std::binary_search(candidates.begin(), candidates.end(), entry);
+  };
+  CHECK_FALSE(candidate(0, "K0 nothing else"));  // its required atom alone
+  CHECK(candidate(1, "K0 nothing else"));        // needs nothing more
+  CHECK_FALSE(candidate(2, "K0 nothing else"));
+  CHECK(candidate(0, "K0 unknown symbol"));
+  CHECK(candidate(0, "k0 DataBinding: cannot resolve"));
+  CHECK_FALSE(candidate(0, "symbol without the token"));
+  for (const std::string_view text : {"K0 nothing else", "K0 unknown symbol", "k0 build failed",
+                                      "k0 DataBinding: cannot resolve", "symbol K0"}) {
+    INFO(text);
+    CHECK(planned.matching(text) == full.matching(text));
+  }
+}
+
 TEST_CASE("a RegexIndex for distinct texts lets through what the default form lets through") {
   std::vector<std::string> patterns = kIndexPatterns;
   patterns.insert(patterns.end(), {"(unclosed", "Xid 79"});
@@ -735,13 +758,38 @@ TEST_CASE("whether a regex matches, and matches more than the empty text, is kno
   CHECK(index.finds(3, "abc", scratch));
 }
 
-TEST_CASE("a regex's plan: its atoms, those required, or that it has none, or its error") {
+namespace {
+
+// The clauses of `plan` as sets of its atoms' texts.
+std::set<std::set<std::string>> clause_texts(const RegexPlan& plan) {
+  std::set<std::set<std::string>> texts;
+  for (const std::vector<int>& clause : plan.clauses) {
+    std::set<std::string> text;
+    for (const int atom : clause) text.insert(plan.atoms[static_cast<std::size_t>(atom)]);
+    texts.insert(std::move(text));
+  }
+  return texts;
+}
+
+}  // namespace
+
+TEST_CASE("a regex's plan: its atoms and the sets of them a text holds one of, or its error") {
   const RegexPlan both = plan_regex("CUDA.*failed");
   CHECK(both.atoms.size() == 2);
-  CHECK(both.required == std::vector<int>{0, 1});
+  CHECK(both.clauses == std::vector<std::vector<int>>{{0}, {1}});  // both required
   const RegexPlan either = plan_regex("(?i)(oom|killed)");
   CHECK(either.atoms == std::vector<std::string>{"oom", "killed"});
-  CHECK(either.required.empty());
+  CHECK(either.clauses == std::vector<std::vector<int>>{{0, 1}});
+  // `k0 ` is required, and alone it does not pass: `symbol` or both of the other two too. Its
+  // minimal clauses are {k0 } and {symbol, one of the other two}; the plan finds the first and
+  // one of the others.
+  const std::set<std::set<std::string>> token =
+      clause_texts(plan_regex("(?i)K0 .*?(?:DataBinding.*cannot resolve|symbol)"));
+  CHECK(token.count({"k0 "}));
+  CHECK((token.count({"databinding", "symbol"}) || token.count({"cannot resolve", "symbol"})));
+  CHECK(token.size() <= 3);
+  CHECK(clause_texts(plan_regex("K0 .*x?")) == std::set<std::set<std::string>>{{"k0 "}});
+  CHECK(plan_regex("x?").clauses.empty());
   CHECK(plan_regex("x?").unfiltered);
   CHECK(plan_regex("x?").atoms.empty());
   CHECK(plan_regex("(unclosed").error == "missing ): (unclosed");
@@ -762,8 +810,9 @@ TEST_CASE("plans are kept in a file: read back as written, a damaged file gives 
   CHECK_FALSE(read.changed());
   read.add({"CUDA.*failed", "(?i)(oom|killed)"});
   CHECK_FALSE(read.changed());  // nothing compiled
-  CHECK(read.of("CUDA.*failed").required == std::vector<int>{0, 1});
+  CHECK(read.of("CUDA.*failed").clauses == std::vector<std::vector<int>>{{0}, {1}});
   CHECK(read.of("(?i)(oom|killed)").atoms == std::vector<std::string>{"oom", "killed"});
+  CHECK(read.of("(?i)(oom|killed)").clauses == std::vector<std::vector<int>>{{0, 1}});
   read.add({"new.*one"});
   CHECK(read.changed());
   for (const std::string& damaged : {std::string("not cbor"), std::string("\xa1\x62"
