@@ -221,14 +221,13 @@ class FactsReader : public json::json_sax_t {
     return false;
   }
   bool end_array() override {
-    if (depth_ == 5 && field_ == 3) {  // a clause, read into place
-    } else if (depth_ == 5) {
-      if (hit_.size() != 2) return false;
-      entry_.hits.emplace_back(std::move(hit_[0]), std::move(hit_[1]));
+    if (depth_ == 5) {  // a hit, or a clause (field 3, read into place)
+      if (field_ == 4 && hit_.size() != 2) return false;
+      if (field_ == 4) entry_.hits.emplace_back(std::move(hit_[0]), std::move(hit_[1]));
     } else if (depth_ == 4) {
       ++field_;
     } else if (depth_ == 3) {
-      if (field_ != 9 || !clauses_of_atoms()) return false;
+      if (field_ != 9) return false;
       entries[key_] = std::move(entry_);
     } else {
       return false;
@@ -240,22 +239,12 @@ class FactsReader : public json::json_sax_t {
   }
 
  private:
-  // Whether the clauses of entry_ name its atoms.
-  bool clauses_of_atoms() const {
-    for (const std::vector<int>& clause : entry_.clauses) {
-      for (const int atom : clause) {
-        if (static_cast<std::size_t>(atom) >= entry_.atoms.size()) return false;
-      }
-    }
-    return true;
-  }
-
   bool number(number_unsigned_t value) {
     if (depth_ == 3 && field_ == 5 && value <= std::numeric_limits<int>::max()) {
       entry_.benign_lines = static_cast<int>(value);
       return ++field_, true;
     }
-    if (depth_ == 5 && field_ == 3 && value <= std::numeric_limits<int>::max()) {
+    if (depth_ == 5 && field_ == 3 && value < entry_.atoms.size()) {  // the atoms came before
       entry_.clauses.back().push_back(static_cast<int>(value));
       return true;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "base/parallel.h"
 #include "base/text.h"
@@ -23,29 +24,6 @@ LoneRegex::LoneRegex(std::optional<std::string_view> pattern) {
   clauses = std::move(plan.clauses);
 }
 
-namespace {
-
-// The clause of `facts` whose atoms the finder can look for (AtomFinder) and the fewest clauses
-// share (`uses`): a text its regex matches holds one of them. None for a regex without atoms.
-const std::vector<int>* rarest_findable_clause(
-    const LastLint::EntryFacts& facts, const std::map<std::string_view, std::size_t>& uses) {
-  const std::vector<int>* rarest = nullptr;
-  std::size_t fewest = 0;
-  for (const std::vector<int>& clause : facts.clauses) {
-    std::size_t sum = 0;
-    bool findable = true;
-    for (const int atom : clause) {
-      const std::string& text = facts.atoms[static_cast<std::size_t>(atom)];
-      findable = findable && text.size() >= AtomFinder::kMinAtomBytes && is_ascii(text);
-      sum += uses.at(text);
-    }
-    if (findable && (!rarest || sum < fewest)) rarest = &clause, fewest = sum;
-  }
-  return rarest;
-}
-
-}  // namespace
-
 RegexPool::RegexPool(const KnowledgeBase& kb, const std::vector<const LastLint::EntryFacts*>& facts)
     : kb_(kb), facts_(facts), lone_(kb.entries.size()), lazy_(kb.entries.size()) {
   for (std::size_t i = 0; i < kb.entries.size(); ++i) {
@@ -58,7 +36,8 @@ void RegexPool::drop_compiled_on_demand() {
 }
 
 void RegexPool::index_atoms() {
-  std::map<std::string_view, std::size_t> uses;  // of each atom, by the unchanged regexes' clauses
+  // Of each atom, by the unchanged regexes' clauses.
+  std::unordered_map<std::string_view, std::size_t> uses;
   for (std::size_t i = 0; i < kb_.entries.size(); ++i) {
     if (lone_[i] || !facts_[i]->compiled) continue;
     for (const std::vector<int>& clause : facts_[i]->clauses) {
@@ -72,14 +51,20 @@ void RegexPool::index_atoms() {
       if (lone_[i] && lone_[i]->compiled) always_.push_back(i);
       continue;
     }
-    const std::vector<int>* clause = rarest_findable_clause(*facts_[i], uses);
+    const auto text = [&](int atom) -> const std::string& {
+      return facts_[i]->atoms[static_cast<std::size_t>(atom)];
+    };
+    const std::vector<int>* clause = rarest_clause(
+        facts_[i]->clauses, [&](int atom) { return uses.at(text(atom)); },
+        [&](int atom) {
+          return text(atom).size() >= AtomFinder::kMinAtomBytes && is_ascii(text(atom));
+        });
     if (!clause) {
       always_.push_back(i);
       continue;
     }
     for (const int atom : *clause) {
-      const auto [at, added] =
-          numbers.emplace(facts_[i]->atoms[static_cast<std::size_t>(atom)], numbers.size());
+      const auto [at, added] = numbers.emplace(text(atom), numbers.size());
       filed.emplace_back(at->second, i);
     }
   }
@@ -124,11 +109,8 @@ bool RegexPool::may_match(const LastLint::EntryFacts& facts) const {
   const auto occurs = [&](const std::string& atom) {
     return folded_.find(atom) != std::string::npos || !is_ascii(atom);
   };
-  return std::all_of(facts.clauses.begin(), facts.clauses.end(), [&](const auto& clause) {
-    return std::any_of(clause.begin(), clause.end(), [&](int atom) {
-      return occurs(facts.atoms[static_cast<std::size_t>(atom)]);
-    });
-  });
+  return holds_each_clause(
+      facts.clauses, [&](int atom) { return occurs(facts.atoms[static_cast<std::size_t>(atom)]); });
 }
 
 }  // namespace kbc

@@ -290,16 +290,10 @@ void RegexIndex::file_under_clauses() {
   }
   atom_entries_.assign(atoms_.size(), {});
   for (std::size_t entry = 0; entry < clauses_.size(); ++entry) {
-    const std::vector<std::vector<int>>& clauses = clauses_[entry];
-    const auto weight = [&](const std::vector<int>& clause) {
-      std::size_t sum = 0;
-      for (const int atom : clause) sum += uses[static_cast<std::size_t>(atom)];
-      return sum;
-    };
-    const auto rarest =
-        std::min_element(clauses.begin(), clauses.end(),
-                         [&](const auto& a, const auto& b) { return weight(a) < weight(b); });
-    if (rarest == clauses.end()) continue;  // unfiltered: unfiltered_ has it
+    const std::vector<int>* rarest = rarest_clause(
+        clauses_[entry], [&](int atom) { return uses[static_cast<std::size_t>(atom)]; },
+        [](int) { return true; });
+    if (!rarest) continue;  // unfiltered: unfiltered_ has it
     for (const int atom : *rarest) atom_entries_[static_cast<std::size_t>(atom)].push_back(entry);
   }
 }
@@ -489,15 +483,12 @@ const std::vector<std::size_t>& RegexIndex::candidates(std::string_view text,
   add_unfiltered(text, scratch);
   if (planned_) {
     const std::vector<int>& found = scratch.found;
-    const auto holds = [&found](const std::vector<int>& clause) {
-      return std::any_of(clause.begin(), clause.end(), [&found](int atom) {
-        return std::binary_search(found.begin(), found.end(), atom);
-      });
+    const auto holds = [&found](int atom) {
+      return std::binary_search(found.begin(), found.end(), atom);
     };
     for (const int atom : found) {
       for (const std::size_t entry : atom_entries_[atom]) {
-        if (std::all_of(clauses_[entry].begin(), clauses_[entry].end(), holds))
-          scratch.out.push_back(entry);
+        if (holds_each_clause(clauses_[entry], holds)) scratch.out.push_back(entry);
       }
     }
     scratch.out.insert(scratch.out.end(), scratch.literals.begin(), scratch.literals.end());

@@ -13,6 +13,7 @@
 // that changes recomputes only its new regexes.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -31,11 +32,37 @@ struct RegexPlan {
   // Sets of atoms (indexes into `atoms`, each sorted, and sorted) of which every text the
   // prefilter lets through holds one each: `CUDA.*out of memory` has two of one atom (both are
   // required), `(oom|killed)` one of two, `K0 .*(DataBinding|symbol)` {`k0 `} and the other two.
-  // Each is minimal (no atom of it can go); one holds every atom that is required.
+  // Each is minimal (no atom of it can go); a required atom is a clause of its own.
   std::vector<std::vector<int>> clauses;
   bool unfiltered = false;  // no atoms: any text may match
   std::string error;        // RE2's error; empty when the regex compiles
 };
+
+// Whether a text holds an atom of each of `clauses` (RegexPlan), `holds(atom)` telling whether
+// it holds that one.
+template <typename Holds>
+bool holds_each_clause(const std::vector<std::vector<int>>& clauses, const Holds& holds) {
+  return std::all_of(clauses.begin(), clauses.end(), [&](const std::vector<int>& clause) {
+    return std::any_of(clause.begin(), clause.end(), holds);
+  });
+}
+
+// The clause to file a regex under, since a text it matches holds one of its atoms: of the
+// `clauses` whose every atom is `usable`, the one whose atoms' `uses` add up to the least;
+// nullptr when there is none.
+template <typename Uses, typename Usable>
+const std::vector<int>* rarest_clause(const std::vector<std::vector<int>>& clauses,
+                                      const Uses& uses, const Usable& usable) {
+  const std::vector<int>* rarest = nullptr;
+  std::size_t fewest = 0;
+  for (const std::vector<int>& clause : clauses) {
+    if (!std::all_of(clause.begin(), clause.end(), usable)) continue;
+    std::size_t sum = 0;
+    for (const int atom : clause) sum += uses(atom);
+    if (!rarest || sum < fewest) rarest = &clause, fewest = sum;
+  }
+  return rarest;
+}
 
 class RegexPlans {
  public:

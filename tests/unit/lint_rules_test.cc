@@ -211,6 +211,9 @@ TEST_CASE("the last lint is kept in two parts, and facts of another lint are ref
   nlohmann::json short_facts = last.facts_json();
   short_facts["entries"]["entries/b.yaml"].erase(8);
   CHECK_FALSE(both->add_facts(cbor(short_facts)));
+  nlohmann::json foreign_clause = last.facts_json();  // a clause naming an atom it lacks
+  foreign_clause["entries"]["entries/b.yaml"][3] = {{0}, {3}};
+  CHECK_FALSE(both->add_facts(cbor(foreign_clause)));
   CHECK_FALSE(both->add_facts("not CBOR"));
   CHECK(both->facts_json() == last.facts_json());
 
