@@ -17,6 +17,7 @@
 #include "render/markdown_page.h"
 #include "render/record.h"
 #include "site/link_check.h"
+#include "site/record_cache.h"
 #include "site/record_row.h"
 #include "site/site_builder.h"
 #include "validate/schema_validator.h"
@@ -225,18 +226,18 @@ std::string page_key(const std::string& site_digest, const Language& language,
 
 // Each entry's record, and its record and Markdown pages added to `tree` with the site's copies
 // of them (so that site/ can be published on its own), on every core. With `site_digest`, the
-// Markdown pages the output holds from the same record are reused.
+// Markdown pages the output holds from the same record are reused; with `cache`, the records
+// and rows made by the last build from the same entries are (site/record_cache.h).
 std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
                                        const std::vector<const Entry*>& built,
-                                       const TemplateSet& templates, const std::string& site_digest,
-                                       const std::function<void(std::size_t)>& entry_done,
-                                       OutputTree& tree, Progress* progress) {
+                                       const TemplateSet& templates, const EmitOptions& options,
+                                       OutputTree& tree) {
   const std::vector<Language>& languages = kb.languages;
   // Templates are read here, once; each worker compiles its own copy.
   templates.text("page.md.mustache");
   for (const Language& language : languages) templates.strings(language.code);
   std::vector<EntryFiles> files(built.size());
-  if (progress) progress->start("records", built.size());
+  if (options.progress) options.progress->start("records", built.size());
   parallel_slices(built.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     std::vector<MarkdownRenderer> renderers;
     for (const Language& language : languages) renderers.emplace_back(templates, language);
@@ -245,24 +246,28 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
       const std::string id = built[i]->id();  // the entry is dropped below
       file.path = built[i]->path;
       file.evidence = kb.current_evidence(*built[i]);
-      const nlohmann::ordered_json record = published_record(*built[i], languages, file.evidence);
-      if (entry_done) entry_done(static_cast<std::size_t>(built[i] - kb.entries.data()));
-      std::string text = record_text(record);
-      file.row = record_row(record, languages);
-      file.digest = digest_of(text);
-      file.bundle_piece = bundle_piece(text, i == 0);
-      const std::string api = "api/" + id + ".json";
-      tree.add_with_copy(api, "site/" + api, std::move(text));
+      std::optional<nlohmann::ordered_json> record;
+      MadeRecord made = made_record(*built[i], languages, file.evidence, options.cache, record);
+      if (options.entry_done)
+        options.entry_done(static_cast<std::size_t>(built[i] - kb.entries.data()));
+      file.row = std::move(made.row);
+      file.digest = std::move(made.digest);
+      file.bundle_piece = bundle_piece(made.text, i == 0);
       for (std::size_t l = 0; l < languages.size(); ++l) {
         const std::string md = "md/" + languages[l].code + "/" + id + ".md";
         // A page reads its record only: the same record, the same page.
-        std::string key = site_digest.empty() ? "" : page_key(site_digest, languages[l], file);
-        if (!tree.reuse_with_copy(md, "site/" + md, key))
-          tree.add_with_copy(md, "site/" + md, renderers[l].render(record), key);
+        std::string key =
+            options.site_digest.empty() ? "" : page_key(options.site_digest, languages[l], file);
+        if (tree.reuse_with_copy(md, "site/" + md, key)) continue;
+        if (!record) record = nlohmann::ordered_json::parse(made.text);
+        tree.add_with_copy(md, "site/" + md, renderers[l].render(*record), key);
       }
-      if (progress) progress->advance();
+      const std::string api = "api/" + id + ".json";
+      tree.add_with_copy(api, "site/" + api, std::move(made.text));
+      if (options.progress) options.progress->advance();
     }
   });
+  if (options.cache) options.cache->prune_records();
   return files;
 }
 
@@ -373,8 +378,7 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   std::optional<Phase> phase("records and Markdown");
   const auto emitted = std::make_shared<Emitted>();
   std::vector<EntryFiles>& files = emitted->files;
-  files = render_entries(kb, entries_to_build(kb, excluded), templates, options.site_digest,
-                         options.entry_done, out.tree, options.progress);
+  files = render_entries(kb, entries_to_build(kb, excluded), templates, options, out.tree);
   add_bundle(files, out.tree);
   std::optional<Phase> aside("records set aside");
   const RecordParts& parts =

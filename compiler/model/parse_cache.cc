@@ -25,6 +25,7 @@ constexpr char kLastLintFactsName[] = "last-lint-facts";
 constexpr char kSiteFiguresName[] = "site-figures";
 constexpr char kLastLoadName[] = "last-load";
 constexpr char kFileStampsName[] = "file-stamps";
+constexpr char kRecordsFolder[] = "records";
 
 // The document of the CBOR `bytes`, as json::from_cbor reads it, less its copy: from_cbor
 // returns `ok ? result : discarded`, which copies every document it read (half the time of
@@ -107,6 +108,7 @@ ParseCache::ParseCache(const std::string& root, std::string_view salt) {
   used_.insert(kSiteFiguresName);
   used_.insert(kLastLoadName);
   used_.insert(kFileStampsName);
+  used_.insert(kRecordsFolder);
 }
 
 // From the content's digest, not the content: the loader has that already (hashing the text
@@ -213,6 +215,38 @@ void ParseCache::store_file_stamps(std::string_view text) {
 std::optional<json> ParseCache::find_site_figures() const { return find_named(kSiteFiguresName); }
 
 void ParseCache::store_site_figures(const json& figures) { store_named(kSiteFiguresName, figures); }
+
+std::optional<std::string> ParseCache::find_record(const std::string& key) const {
+  if (folder_.empty()) return std::nullopt;
+  {
+    const std::lock_guard lock(used_mutex_);
+    used_records_.insert(key);
+  }
+  return read_whole_file(fs::path(folder_) / kRecordsFolder / key);
+}
+
+void ParseCache::store_record(const std::string& key, std::string_view bytes) {
+  if (folder_.empty()) return;
+  {
+    const std::lock_guard lock(used_mutex_);
+    used_records_.insert(key);
+  }
+  const fs::path target = fs::path(folder_) / kRecordsFolder / key;
+  if (!replace_file(target.string(), bytes)) {  // the folder's first record
+    std::error_code error;
+    fs::create_directories(target.parent_path(), error);
+    replace_file(target.string(), bytes);
+  }
+}
+
+void ParseCache::prune_records() {
+  if (folder_.empty()) return;
+  std::error_code error;
+  const std::lock_guard lock(used_mutex_);
+  for (const auto& item : fs::directory_iterator(fs::path(folder_) / kRecordsFolder, error)) {
+    if (!used_records_.count(item.path().filename().string())) fs::remove(item.path(), error);
+  }
+}
 
 void ParseCache::prune() {
   if (folder_.empty()) return;

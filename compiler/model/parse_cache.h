@@ -63,6 +63,14 @@ class ParseCache {
   std::optional<nlohmann::json> find_site_figures() const;
   void store_site_figures(const nlohmann::json& figures);
 
+  // What a build made of one entry (its record and what the site reads of it), as bytes stored
+  // under a key that names everything they were made from (the caller's: see pipeline.cc), in a
+  // folder of their own. prune_records() removes those this run neither found nor stored, once
+  // a build has asked for every entry's.
+  std::optional<std::string> find_record(const std::string& key) const;
+  void store_record(const std::string& key, std::string_view bytes);
+  void prune_records();
+
  private:
   std::string key(const std::string& path, std::string_view digest) const;
   std::optional<std::string> find_named_bytes(const char* name) const;
@@ -74,6 +82,7 @@ class ParseCache {
   // The names of the files this run used, which prune() keeps: hashed (a tree of 100,000 names
   // cost half a second of the load, most of it cache misses).
   mutable std::unordered_set<std::string> used_;
+  mutable std::unordered_set<std::string> used_records_;  // likewise, in kRecordsFolder
 };
 
 // Diagnostics as the cache stores them, and back; from_json throws on what to_json did not write.

@@ -41,7 +41,65 @@ std::vector<RecordRow::Edge> edges(const ordered_json& record, const char* key) 
   return out;
 }
 
+ordered_json edges_to_json(const std::vector<RecordRow::Edge>& edges) {
+  ordered_json out = ordered_json::array();
+  for (const RecordRow::Edge& edge : edges) out.push_back({edge.target, edge.item});
+  return out;
+}
+
+std::vector<RecordRow::Edge> edges_from_json(const ordered_json& value) {
+  std::vector<RecordRow::Edge> edges;
+  for (const ordered_json& edge : value.get_ref<const ordered_json::array_t&>())
+    edges.push_back({edge.at(0).get<std::string>(), edge.at(1)});
+  return edges;
+}
+
 }  // namespace
+
+ordered_json row_to_json(const RecordRow& row) {
+  return {row.id,
+          row.signature,
+          row.error_code,
+          row.domain,
+          row.category,
+          row.last_updated,
+          row.regex,
+          row.signatures,
+          row.root_causes,
+          row.translated,
+          row.tags,
+          row.aliases,
+          row.fix_success_rate,
+          row.workarounds,
+          row.dead_ends,
+          edges_to_json(row.leads_to),
+          edges_to_json(row.preceded_by),
+          edges_to_json(row.confused_with)};
+}
+
+std::optional<RecordRow> row_from_json(const ordered_json& value) {
+  try {
+    if (!value.is_array() || value.size() != 18) return std::nullopt;
+    RecordRow row;
+    std::string* const texts[] = {&row.id,       &row.signature,    &row.error_code, &row.domain,
+                                  &row.category, &row.last_updated, &row.regex};
+    for (std::size_t i = 0; i < std::size(texts); ++i) *texts[i] = value[i].get<std::string>();
+    value[7].get_to(row.signatures);
+    value[8].get_to(row.root_causes);
+    value[9].get_to(row.translated);
+    value[10].get_to(row.tags);
+    value[11].get_to(row.aliases);
+    row.fix_success_rate = value[12].get<double>();
+    row.workarounds = value[13].get<std::size_t>();
+    row.dead_ends = value[14].get<std::size_t>();
+    row.leads_to = edges_from_json(value[15]);
+    row.preceded_by = edges_from_json(value[16]);
+    row.confused_with = edges_from_json(value[17]);
+    return row;
+  } catch (const std::exception&) {
+    return std::nullopt;  // not what row_to_json made
+  }
+}
 
 RecordRow record_row(const ordered_json& record, const std::vector<Language>& languages) {
   RecordRow row;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,10 @@ struct RecordRow {
 
 // The row of a published record in the knowledge base's `languages`, the base first.
 RecordRow record_row(const nlohmann::ordered_json& record, const std::vector<Language>& languages);
+
+// A row as one JSON array, for the build's cache of what it made of each entry, and back:
+// nullopt for a value that row_to_json did not make.
+nlohmann::ordered_json row_to_json(const RecordRow& row);
+std::optional<RecordRow> row_from_json(const nlohmann::ordered_json& value);
 
 }  // namespace kbc

@@ -84,6 +84,18 @@ TEST_CASE("verify reproduces a recipe, records it, and build and lint use the ev
   CHECK(page.find("<h2 id=\"reproduced\">") != std::string::npos);
   CHECK(page.find("Tried to allocate 2.00 GiB</code></pre>") != std::string::npos);
   CHECK(page.find("<time datetime=\"2026-11-01\">") != std::string::npos);
+  // The entry is unchanged, its evidence gone: its record is not the one the last build made.
+  const std::string lock_text = read(kb.root / "verify.lock");
+  fs::remove(kb.root / "verify.lock");
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  CHECK(json::parse(
+            read(kb.root / "dist/api/pytorch/cuda-out-of-memory.json"))["verification_tier"] ==
+        "human_reviewed");
+  write(kb.root / "verify.lock", lock_text);
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  CHECK(json::parse(
+            read(kb.root / "dist/api/pytorch/cuda-out-of-memory.json"))["verification_tier"] ==
+        "verified");
 
   // A changed recipe: lint says the evidence is stale, and build no longer uses it.
   std::string text = read(kb.root / kEntryPath);

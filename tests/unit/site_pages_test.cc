@@ -308,6 +308,48 @@ TEST_CASE("a row holds what the lists read of a record, in each language") {
   CHECK(kbc::record_row(blank, languages).translated == std::vector<char>{1, 0});
 }
 
+TEST_CASE("a row read back from the build's cache is the row that was stored") {
+  const auto& languages = kbc::default_languages();
+  const ordered_json record = {{"id", "cuda/a"},
+                               {"signature", "CUDA error A"},
+                               {"signature_zh", "CUDA 错误 A"},
+                               {"error_code", "E1"},
+                               {"domain", "cuda"},
+                               {"category", "runtime"},
+                               {"last_updated", "2026"},
+                               {"regex", "CUDA error A"},
+                               {"root_cause", "Because."},
+                               {"tags", {"gpu", "cuda"}},
+                               {"aliases", {"cuda-a"}},
+                               {"fix_success_rate", 0.25},
+                               {"dead_ends", {{{"action", "x"}}}},
+                               {"transition_graph",
+                                {{"leads_to", {{{"error_id", "cuda/b"}, {"probability", 0.3}}}},
+                                 {"preceded_by", {{{"error_id", "cuda/c"}}}},
+                                 {"frequently_confused_with",
+                                  {{{"error_id", "cuda/d"}, {"distinguishing_feature", "y"}}}}}}};
+  const kbc::RecordRow row = kbc::record_row(record, languages);
+  const ordered_json stored = kbc::row_to_json(row);
+  const std::optional<kbc::RecordRow> back =
+      kbc::row_from_json(ordered_json::from_cbor(ordered_json::to_cbor(stored)));
+  REQUIRE(back);
+  CHECK(kbc::row_to_json(*back) == stored);
+  CHECK(back->id == "cuda/a");
+  CHECK(back->signatures == std::vector<std::string>{"", "CUDA 错误 A"});
+  CHECK(back->translated == std::vector<char>{1, 1});
+  CHECK(back->aliases == std::vector<std::string>{"cuda-a"});
+  CHECK(back->fix_success_rate == 0.25);
+  CHECK(back->dead_ends == 1);
+  CHECK(back->preceded_by.at(0).target == "cuda/c");
+  CHECK(back->confused_with.at(0).item.dump() == row.confused_with.at(0).item.dump());
+  // Anything else is no row: the build makes that entry's again.
+  CHECK_FALSE(kbc::row_from_json(ordered_json::array()));
+  ordered_json wrong = stored;
+  wrong[13] = "two";
+  CHECK_FALSE(kbc::row_from_json(wrong));
+  CHECK_FALSE(kbc::row_from_json(ordered_json{{"id", "cuda/a"}}));
+}
+
 TEST_CASE("a site from rows reads each record whole once, for its entry pages only") {
   const auto records = domain_records("cuda", 150);
   const auto& languages = kbc::default_languages();
