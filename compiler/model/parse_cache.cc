@@ -12,6 +12,7 @@
 
 #include "base/digest.h"
 #include "base/file_system.h"
+#include "base/json_text.h"
 
 namespace kbc {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kCacheFormat = 8;  // bump when what is stored changes
+constexpr int kCacheFormat = 9;  // bump when what is stored changes
 constexpr char kLastLintName[] = "last-lint";
 constexpr char kLastLintFactsName[] = "last-lint-facts";
 constexpr char kSiteFiguresName[] = "site-figures";
@@ -117,6 +118,10 @@ std::string ParseCache::key(const std::string& path, std::string_view digest) co
   return Digest().add(path).add(digest).hex();
 }
 
+// A result is stored as three parts: a line of JSON, {"path", "diagnostics", "shape_ok",
+// "data": the size of the next part or null when there is no entry, "sources": the size of the
+// last}; the entry's value as JSON text; its packed source map. Read back through simdjson
+// (base/json_text.h), not as CBOR: an entry's strings are most of its bytes.
 std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
                                                    std::string_view digest) const {
   if (folder_.empty()) return std::nullopt;
@@ -128,16 +133,21 @@ std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
   const auto bytes = read_whole_file(fs::path(folder_) / name);
   if (!bytes) return std::nullopt;
   try {
-    json stored = cbor_document(*bytes);
-    if (stored.at("path") != path) return std::nullopt;  // a different file with the same key
+    const std::string_view stored = *bytes;
+    const std::size_t head_end = stored.find('\n');
+    if (head_end == std::string_view::npos) return std::nullopt;
+    const json head = json_from_text(stored.substr(0, head_end));
+    if (head.at("path") != path) return std::nullopt;  // a different file with the same key
     Result result;
-    result.diagnostics = diagnostics_at(path, stored.at("diagnostics"));
-    if (json& entry = stored.at("entry"); !entry.is_null()) {
-      const json::binary_t& sources = entry.at("sources").get_binary();
-      result.entry = Entry{path, id_from_entry_path(path), std::move(entry.at("data")),
-                           SourceMap::unpack(std::string(sources.begin(), sources.end()))};
-      result.entry->shape_ok = entry.at("shape_ok").get<bool>();
-    }
+    result.diagnostics = diagnostics_at(path, head.at("diagnostics"));
+    if (head.at("data").is_null()) return result;
+    const auto data_size = head.at("data").get<std::size_t>();
+    const auto sources_size = head.at("sources").get<std::size_t>();
+    const std::string_view parts = stored.substr(head_end + 1);
+    if (data_size > parts.size() || parts.size() - data_size != sources_size) return std::nullopt;
+    result.entry = Entry{path, id_from_entry_path(path), json_from_text(parts.substr(0, data_size)),
+                         SourceMap::unpack(std::string(parts.substr(data_size)))};
+    result.entry->shape_ok = head.at("shape_ok").get<bool>();
     return result;
   } catch (const std::exception&) {
     return std::nullopt;  // damaged or foreign: parse the file again
@@ -146,22 +156,27 @@ std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
 
 void ParseCache::store(const std::string& path, std::string_view digest, const Result& result) {
   if (folder_.empty()) return;
+  // A value with NaN or an infinity has no JSON text: that file is parsed again on every run.
+  if (result.entry && has_non_finite_number(result.entry->data)) return;
   const std::string name = key(path, digest);
   {
     const std::lock_guard lock(used_mutex_);
     used_.insert(name);
   }
-  json stored = {{"path", path}, {"diagnostics", diagnostics_to_json(result.diagnostics)}};
+  json head = {{"path", path},
+               {"diagnostics", diagnostics_to_json(result.diagnostics)},
+               {"shape_ok", result.entry && result.entry->shape_ok},
+               {"data", nullptr},
+               {"sources", 0}};
+  std::string data;
   if (result.entry) {
-    const std::string packed = result.entry->sources.pack();
-    stored["entry"] = {
-        {"data", result.entry->data},
-        {"sources", json::binary(std::vector<std::uint8_t>(packed.begin(), packed.end()))},
-        {"shape_ok", result.entry->shape_ok}};
-  } else {
-    stored["entry"] = nullptr;
+    data = result.entry->data.dump();
+    head["data"] = data.size();
+    head["sources"] = result.entry->sources.pack().size();
   }
-  write_stored(fs::path(folder_) / name, stored);
+  std::string stored = head.dump() + "\n" + data;
+  if (result.entry) stored += result.entry->sources.pack();
+  replace_file((fs::path(folder_) / name).string(), stored);
 }
 
 std::optional<std::string> ParseCache::find_named_bytes(const char* name) const {

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "base/digest.h"
+#include "base/json_text.h"
 #include "render/record.h"
 
 namespace kbc {
@@ -13,14 +14,16 @@ using nlohmann::ordered_json;
 std::string record_key(const Entry& entry, const std::vector<Language>& languages,
                        const Evidence* evidence) {
   Digest key;
-  key.add("made record 2").add(entry.path).add(entry.digest).add(languages.size());
+  key.add("made record 3").add(entry.path).add(entry.digest).add(languages.size());
   for (const Language& language : languages) key.add(language.code).add(language.base ? 1 : 0);
   key.add(evidence ? evidence->to_json().dump() : "");
   return key.hex();
 }
 
-// Stored as "<digest>\n<size of the text>\n<text><the row as CBOR>": nlohmann's CBOR reader
-// takes a string a byte at a time, which made reading the text back as slow as making it.
+// Stored as "<digest>\n<size of the text>\n<text><the row as JSON text>", the row read back
+// through simdjson (base/json_text.h): nlohmann's CBOR reader takes a string a byte at a time,
+// which made reading a record back as slow as making it. (A row with a rate that is not a
+// finite number has no JSON text, and is made again on every build.)
 std::optional<MadeRecord> cached(const ParseCache& cache, const std::string& key) {
   const std::optional<std::string> bytes = cache.find_record(key);
   if (!bytes) return std::nullopt;
@@ -36,7 +39,7 @@ std::optional<MadeRecord> cached(const ParseCache& cache, const std::string& key
     return std::nullopt;
   try {
     std::optional<RecordRow> row =
-        row_from_json(ordered_json::from_cbor(stored.substr(size_end + 1 + size)));
+        row_from_json(ordered_json_from_text(stored.substr(size_end + 1 + size)));
     if (!row) return std::nullopt;
     return MadeRecord{std::string(stored.substr(size_end + 1, size)),
                       std::string(stored.substr(0, digest_end)), std::move(*row)};
@@ -46,10 +49,8 @@ std::optional<MadeRecord> cached(const ParseCache& cache, const std::string& key
 }
 
 void store(ParseCache& cache, const std::string& key, const MadeRecord& made) {
-  const std::vector<std::uint8_t> row = ordered_json::to_cbor(row_to_json(made.row));
-  std::string bytes = made.digest + "\n" + std::to_string(made.text.size()) + "\n" + made.text;
-  bytes.append(row.begin(), row.end());
-  cache.store_record(key, bytes);
+  cache.store_record(key, made.digest + "\n" + std::to_string(made.text.size()) + "\n" + made.text +
+                              row_to_json(made.row).dump());
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include "base/digest.h"
 #include "base/json_pointer.h"
+#include "base/json_text.h"
 #include "base/text.h"
 #include "base/utf8.h"
 
@@ -231,4 +234,31 @@ TEST_CASE("replace_all replaces every occurrence") {
         "<pre x><code>a</code></pre><pre x>");
   CHECK(kbc::replace_all("abc", "z", "y") == "abc");
   CHECK(kbc::replace_all("", "a", "b") == "");
+}
+
+TEST_CASE("JSON text reads back into the values it was dumped from, numbers of the same kind") {
+  const nlohmann::json value = {{"text", "a \"quoted\" line\nand 中文 \u00e9"},
+                                {"numbers", {0, 7, -3, 2.5, -0.125, 18446744073709551615ULL}},
+                                {"nested", {{"empty", nlohmann::json::object()}, {"list", {}}}},
+                                {"flags", {true, false, nullptr}}};
+  const nlohmann::json back = kbc::json_from_text(value.dump());
+  CHECK(back == value);
+  CHECK(back.dump() == value.dump());
+  CHECK(back["numbers"][1].is_number_unsigned());  // as nlohmann's own parser and CBOR give it
+  CHECK(back["numbers"][2].is_number_integer());
+  CHECK_FALSE(back["numbers"][2].is_number_unsigned());
+  CHECK(back["numbers"][3].is_number_float());
+  CHECK(back["numbers"][5].get<std::uint64_t>() == 18446744073709551615ULL);
+  // An ordered value keeps its keys' order.
+  const nlohmann::ordered_json ordered = {{"z", 1}, {"a", {{"y", 2}, {"b", 3}}}};
+  CHECK(kbc::ordered_json_from_text(ordered.dump()).dump() == ordered.dump());
+  for (const char* text : {"", "{", "[1,]", "[1] x", "{\"a\" 1}", "\"\\x\""})
+    CHECK_THROWS_AS(kbc::json_from_text(text), std::runtime_error);
+}
+
+TEST_CASE("a value with NaN or an infinity is one JSON text cannot hold") {
+  CHECK_FALSE(kbc::has_non_finite_number({{"a", {1, 2.5, "x"}}}));
+  CHECK(kbc::has_non_finite_number({{"a", {1, std::numeric_limits<double>::infinity()}}}));
+  CHECK(kbc::has_non_finite_number({{"b", {{"c", std::nan("")}}}}));
+  CHECK(kbc::has_non_finite_number(-std::numeric_limits<double>::infinity()));
 }
