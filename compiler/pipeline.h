@@ -73,7 +73,8 @@ struct EmitOptions {
   // site_inputs_digest: with it, the pages that the stage's output holds from the same inputs
   // are reused, not rendered.
   std::string site_digest;
-  // Where the match figures measured by the last build are read, and this build's kept.
+  // Where what the last build made of each entry (site/record_cache.h) and the match figures
+  // it measured are read, and this build's kept.
   ParseCache* cache = nullptr;
   // Called with an entry's index in kb.entries once its record is made, from any thread: a
   // caller done with the entries frees each there (Entry::drop_data), so that the entries and

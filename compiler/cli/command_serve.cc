@@ -57,11 +57,12 @@ ServeBuild build_site(const std::string& root, const std::string& base_url, bool
     SiteConfig config = checked.config;
     config.base_url = base_url;
     const std::set<std::string> failed = paths_with_errors(checked.diagnostics);
-    // The paste box's breadth figures of unchanged regexes come from the last build's.
-    std::optional<ParseCache> figures;
-    if (cache) figures.emplace(root, entry_schema_text(checked.kb.languages));
+    // The records of unchanged entries and the paste box's breadth figures of unchanged regexes
+    // come from the last build's.
+    std::optional<ParseCache> built_before;
+    if (cache) built_before.emplace(root, entry_schema_text(checked.kb.languages));
     EmitOptions options;
-    options.cache = figures ? &*figures : nullptr;
+    options.cache = built_before ? &*built_before : nullptr;
     BuiltOutput built = emit_outputs(checked.kb, failed, TemplateSet(fs, root), config, options);
     // The pages show each finding with its source line; the terminal, as kbc build, only when
     // it is a terminal. Broken links are in the output, which has no source to show.

@@ -14,7 +14,7 @@ using nlohmann::ordered_json;
 std::string record_key(const Entry& entry, const std::vector<Language>& languages,
                        const Evidence* evidence) {
   Digest key;
-  key.add("made record 3").add(entry.path).add(entry.digest).add(languages.size());
+  key.add("made record 4").add(entry.path).add(entry.digest).add(languages.size());
   for (const Language& language : languages) key.add(language.code).add(language.base ? 1 : 0);
   key.add(evidence ? evidence->to_json().dump() : "");
   return key.hex();

@@ -1,6 +1,8 @@
 #include "site/record_row.h"
 
 #include "base/text.h"
+#include "match/js_regex.h"
+#include "match/rank.h"
 #include "render/record.h"
 #include "site/entry_sections.h"
 
@@ -54,6 +56,20 @@ std::vector<RecordRow::Edge> edges_from_json(const ordered_json& value) {
   return edges;
 }
 
+// RecordRow::paste_regex of `regex`.
+ordered_json paste_regex(const std::string& regex) {
+  const JsRegex js = is_blank(regex) ? JsRegex{} : js_regex(regex);
+  ordered_json alternatives = ordered_json::array();
+  if (js.ok) {  // more specific than the regex, most specific first
+    for (const auto& [specificity, alternative] : specific_alternatives(regex)) {
+      const JsRegex part = js_regex(alternative);
+      if (part.ok) alternatives.push_back({specificity, part.source, part.flags});
+    }
+  }
+  return {js.ok ? ordered_json(js.source) : ordered_json(), js.flags, regex_specificity(regex),
+          js.needs, std::move(alternatives)};
+}
+
 }  // namespace
 
 ordered_json row_to_json(const RecordRow& row) {
@@ -74,12 +90,14 @@ ordered_json row_to_json(const RecordRow& row) {
           row.dead_ends,
           edges_to_json(row.leads_to),
           edges_to_json(row.preceded_by),
-          edges_to_json(row.confused_with)};
+          edges_to_json(row.confused_with),
+          row.paste_regex};
 }
 
 std::optional<RecordRow> row_from_json(const ordered_json& value) {
   try {
-    if (!value.is_array() || value.size() != 18) return std::nullopt;
+    if (!value.is_array() || value.size() != 19 || !value[18].is_array() || value[18].size() != 5)
+      return std::nullopt;
     RecordRow row;
     std::string* const texts[] = {&row.id,       &row.signature,    &row.error_code, &row.domain,
                                   &row.category, &row.last_updated, &row.regex};
@@ -95,6 +113,7 @@ std::optional<RecordRow> row_from_json(const ordered_json& value) {
     row.leads_to = edges_from_json(value[15]);
     row.preceded_by = edges_from_json(value[16]);
     row.confused_with = edges_from_json(value[17]);
+    row.paste_regex = value[18];
     return row;
   } catch (const std::exception&) {
     return std::nullopt;  // not what row_to_json made
@@ -125,6 +144,7 @@ RecordRow record_row(const ordered_json& record, const std::vector<Language>& la
   row.leads_to = edges(record, "leads_to");
   row.preceded_by = edges(record, "preceded_by");
   row.confused_with = edges(record, "frequently_confused_with");
+  row.paste_regex = paste_regex(row.regex);
   return row;
 }
 

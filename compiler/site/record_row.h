@@ -31,6 +31,12 @@ struct RecordRow {
   double fix_success_rate = 0;             // 0 when it is not a number
   std::size_t workarounds = 0, dead_ends = 0;
   std::vector<Edge> leads_to, preceded_by, confused_with;  // in the record's order
+  // The regex as the paste box runs it (match/js_regex.h, match/rank.h): [its JavaScript source
+  // (null when it has none or JavaScript cannot express it), its flags, its specificity, the
+  // literals one of which a text it matches holds, its more specific alternatives as
+  // [specificity, source, flags]]. Made with the row, so that a build after an edit translates
+  // the changed entries' regexes only (site/record_cache.h).
+  nlohmann::ordered_json paste_regex;
 };
 
 // The row of a published record in the knowledge base's `languages`, the base first.

@@ -6,7 +6,6 @@
 #include "base/text.h"
 #include "base/timings.h"
 #include "base/utf8.h"
-#include "match/js_regex.h"
 #include "match/log_lines.h"
 #include "match/matcher.h"
 #include "match/near_match.h"
@@ -62,20 +61,6 @@ void add_search_index(const SiteModel& model, const Language& language, const js
 
 }  // namespace
 
-namespace {
-
-// The alternatives of `regex` more specific than it, most specific first, in JavaScript.
-ordered_json js_alternatives(const std::string& regex) {
-  ordered_json out = ordered_json::array();
-  for (const auto& [specificity, alternative] : specific_alternatives(regex)) {
-    const JsRegex js = js_regex(alternative);
-    if (js.ok) out.push_back({specificity, js.source, js.flags});
-  }
-  return out;
-}
-
-}  // namespace
-
 MatchRows match_rows(const SiteModel& model, const MatchFigures& figures) {
   MatchRows rows;
   rows.around_title.resize(model.size());
@@ -83,17 +68,16 @@ MatchRows match_rows(const SiteModel& model, const MatchFigures& figures) {
     for (std::size_t i = begin; i < end; ++i) {
       const RecordRow& r = model.row(i);
       const std::string& signature = r.signature;
-      const std::string& regex = r.regex;
-      const JsRegex js = is_blank(regex) ? JsRegex{} : js_regex(regex);
+      const ordered_json& regex = r.paste_regex;  // translated as the row was made
       // The row is "[id,signature," title ",rest...]": the parts around the title, dumped.
-      const ordered_json rest{js.ok ? ordered_json(js.source) : ordered_json(),
-                              js.flags,
-                              regex_specificity(regex),
+      const ordered_json rest{regex.at(0),
+                              regex.at(1),
+                              regex.at(2),
                               code_points(trim(signature)),
                               rate_permille(r.fix_success_rate),
-                              js.needs,
+                              regex.at(3),
                               figures.breadth_penalty.at(i),
-                              js.ok ? js_alternatives(regex) : ordered_json::array(),
+                              regex.at(4),
                               r.aliases,
                               r.error_code,
                               r.tags};

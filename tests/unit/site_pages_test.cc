@@ -342,10 +342,18 @@ TEST_CASE("a row read back from the build's cache is the row that was stored") {
   CHECK(back->dead_ends == 1);
   CHECK(back->preceded_by.at(0).target == "cuda/c");
   CHECK(back->confused_with.at(0).item.dump() == row.confused_with.at(0).item.dump());
+  // The paste box's regex is translated with the row, and read back with it.
+  REQUIRE(row.paste_regex.size() == 5);
+  CHECK(row.paste_regex[0] == "CUDA error A");
+  CHECK(row.paste_regex[1] == "u");
+  CHECK(back->paste_regex == row.paste_regex);
   // Anything else is no row: the build makes that entry's again.
   CHECK_FALSE(kbc::row_from_json(ordered_json::array()));
   ordered_json wrong = stored;
   wrong[13] = "two";
+  CHECK_FALSE(kbc::row_from_json(wrong));
+  wrong = stored;
+  wrong[18] = ordered_json::array();
   CHECK_FALSE(kbc::row_from_json(wrong));
   CHECK_FALSE(kbc::row_from_json(ordered_json{{"id", "cuda/a"}}));
 }
