@@ -64,7 +64,7 @@ class ParseCache {
   void store_site_figures(const nlohmann::json& figures);
 
   // What a build made of one entry (its record and what the site reads of it), as bytes stored
-  // under a key that names everything they were made from (the caller's: see pipeline.cc), in a
+  // under a key that names everything they were made from (site/record_cache.h), in a
   // folder of their own. prune_records() removes those this run neither found nor stored, once
   // a build has asked for every entry's.
   std::optional<std::string> find_record(const std::string& key) const;
