@@ -77,4 +77,31 @@ bool has_non_finite_number(const nlohmann::json& value) {
   return false;
 }
 
+std::string framed(nlohmann::json head, std::initializer_list<std::string_view> parts) {
+  nlohmann::json& sizes = head["parts"] = nlohmann::json::array();
+  for (const std::string_view part : parts) sizes.push_back(part.size());
+  std::string bytes = head.dump() + "\n";
+  for (const std::string_view part : parts) bytes += part;
+  return bytes;
+}
+
+std::optional<Framed> unframed(std::string_view bytes) {
+  const std::size_t head_end = bytes.find('\n');
+  if (head_end == std::string_view::npos) return std::nullopt;
+  try {
+    Framed out{json_from_text(bytes.substr(0, head_end)), {}};
+    std::string_view rest = bytes.substr(head_end + 1);
+    for (const nlohmann::json& size : out.head.at("parts")) {
+      const auto length = size.get<std::size_t>();
+      if (length > rest.size()) return std::nullopt;
+      out.parts.push_back(rest.substr(0, length));
+      rest.remove_prefix(length);
+    }
+    if (!rest.empty()) return std::nullopt;
+    return out;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace kbc

@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kCacheFormat = 9;  // bump when what is stored changes
+constexpr int kCacheFormat = 10;  // bump when what is stored changes
 constexpr char kLastLintName[] = "last-lint";
 constexpr char kLastLintFactsName[] = "last-lint-facts";
 constexpr char kSiteFiguresName[] = "site-figures";
@@ -118,35 +118,27 @@ std::string ParseCache::key(const std::string& path, std::string_view digest) co
   return Digest().add(path).add(digest).hex();
 }
 
-// A result is stored as three parts: a line of JSON, {"path", "diagnostics", "shape_ok",
-// "data": the size of the next part or null when there is no entry, "sources": the size of the
-// last}; the entry's value as JSON text; its packed source map. Read back through simdjson
-// (base/json_text.h), not as CBOR: an entry's strings are most of its bytes.
+// A result is stored framed (base/json_text.h): a head of its path, diagnostics and shape, and
+// for an entry two parts, its value as JSON text and its packed source map. Read back through
+// simdjson, not as CBOR: an entry's strings are most of its bytes, and nlohmann's CBOR reader
+// takes them a byte at a time.
 std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
                                                    std::string_view digest) const {
   if (folder_.empty()) return std::nullopt;
   const std::string name = key(path, digest);
-  {
-    const std::lock_guard lock(used_mutex_);
-    used_.insert(name);
-  }
+  use(used_, name);
   const auto bytes = read_whole_file(fs::path(folder_) / name);
-  if (!bytes) return std::nullopt;
+  const std::optional<Framed> stored = bytes ? unframed(*bytes) : std::nullopt;
+  if (!stored) return std::nullopt;
   try {
-    const std::string_view stored = *bytes;
-    const std::size_t head_end = stored.find('\n');
-    if (head_end == std::string_view::npos) return std::nullopt;
-    const json head = json_from_text(stored.substr(0, head_end));
+    const json& head = stored->head;
     if (head.at("path") != path) return std::nullopt;  // a different file with the same key
     Result result;
     result.diagnostics = diagnostics_at(path, head.at("diagnostics"));
-    if (head.at("data").is_null()) return result;
-    const auto data_size = head.at("data").get<std::size_t>();
-    const auto sources_size = head.at("sources").get<std::size_t>();
-    const std::string_view parts = stored.substr(head_end + 1);
-    if (data_size > parts.size() || parts.size() - data_size != sources_size) return std::nullopt;
-    result.entry = Entry{path, id_from_entry_path(path), json_from_text(parts.substr(0, data_size)),
-                         SourceMap::unpack(std::string(parts.substr(data_size)))};
+    if (stored->parts.empty()) return result;  // no entry
+    if (stored->parts.size() != 2) return std::nullopt;
+    result.entry = Entry{path, id_from_entry_path(path), json_from_text(stored->parts[0]),
+                         SourceMap::unpack(std::string(stored->parts[1]))};
     result.entry->shape_ok = head.at("shape_ok").get<bool>();
     return result;
   } catch (const std::exception&) {
@@ -159,23 +151,14 @@ void ParseCache::store(const std::string& path, std::string_view digest, const R
   // A value with NaN or an infinity has no JSON text: that file is parsed again on every run.
   if (result.entry && has_non_finite_number(result.entry->data)) return;
   const std::string name = key(path, digest);
-  {
-    const std::lock_guard lock(used_mutex_);
-    used_.insert(name);
-  }
+  use(used_, name);
   json head = {{"path", path},
                {"diagnostics", diagnostics_to_json(result.diagnostics)},
-               {"shape_ok", result.entry && result.entry->shape_ok},
-               {"data", nullptr},
-               {"sources", 0}};
-  std::string data;
-  if (result.entry) {
-    data = result.entry->data.dump();
-    head["data"] = data.size();
-    head["sources"] = result.entry->sources.pack().size();
-  }
-  std::string stored = head.dump() + "\n" + data;
-  if (result.entry) stored += result.entry->sources.pack();
+               {"shape_ok", result.entry && result.entry->shape_ok}};
+  const std::string stored =
+      result.entry
+          ? framed(std::move(head), {result.entry->data.dump(), result.entry->sources.pack()})
+          : framed(std::move(head), {});
   replace_file((fs::path(folder_) / name).string(), stored);
 }
 
@@ -233,19 +216,13 @@ void ParseCache::store_site_figures(const json& figures) { store_named(kSiteFigu
 
 std::optional<std::string> ParseCache::find_record(const std::string& key) const {
   if (folder_.empty()) return std::nullopt;
-  {
-    const std::lock_guard lock(used_mutex_);
-    used_records_.insert(key);
-  }
+  use(used_records_, key);
   return read_whole_file(fs::path(folder_) / kRecordsFolder / key);
 }
 
 void ParseCache::store_record(const std::string& key, std::string_view bytes) {
   if (folder_.empty()) return;
-  {
-    const std::lock_guard lock(used_mutex_);
-    used_records_.insert(key);
-  }
+  use(used_records_, key);
   const fs::path target = fs::path(folder_) / kRecordsFolder / key;
   if (!replace_file(target.string(), bytes)) {  // the folder's first record
     std::error_code error;
@@ -254,22 +231,26 @@ void ParseCache::store_record(const std::string& key, std::string_view bytes) {
   }
 }
 
-void ParseCache::prune_records() {
-  if (folder_.empty()) return;
+void ParseCache::use(std::unordered_set<std::string>& used, const std::string& name) const {
+  const std::lock_guard lock(used_mutex_);
+  used.insert(name);
+}
+
+void ParseCache::remove_unused(const std::string& folder,
+                               const std::unordered_set<std::string>& used) const {
   std::error_code error;
   const std::lock_guard lock(used_mutex_);
-  for (const auto& item : fs::directory_iterator(fs::path(folder_) / kRecordsFolder, error)) {
-    if (!used_records_.count(item.path().filename().string())) fs::remove(item.path(), error);
+  for (const auto& item : fs::directory_iterator(folder, error)) {
+    if (!used.count(item.path().filename().string())) fs::remove(item.path(), error);
   }
 }
 
+void ParseCache::prune_records() {
+  if (!folder_.empty()) remove_unused((fs::path(folder_) / kRecordsFolder).string(), used_records_);
+}
+
 void ParseCache::prune() {
-  if (folder_.empty()) return;
-  std::error_code error;
-  const std::lock_guard lock(used_mutex_);
-  for (const auto& item : fs::directory_iterator(folder_, error)) {
-    if (!used_.count(item.path().filename().string())) fs::remove(item.path(), error);
-  }
+  if (!folder_.empty()) remove_unused(folder_, used_);
 }
 
 }  // namespace kbc

@@ -76,6 +76,10 @@ class ParseCache {
   std::optional<std::string> find_named_bytes(const char* name) const;
   std::optional<nlohmann::json> find_named(const char* name) const;
   void store_named(const char* name, const nlohmann::json& stored);
+  // Notes that this run used `name` (of `used`), so that pruning keeps it.
+  void use(std::unordered_set<std::string>& used, const std::string& name) const;
+  // Removes the files of `folder` whose names are not in `used`.
+  void remove_unused(const std::string& folder, const std::unordered_set<std::string>& used) const;
 
   std::string folder_;  // <root>/.kbc-cache/<fingerprint>, or "" when unusable
   mutable std::mutex used_mutex_;

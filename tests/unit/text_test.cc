@@ -262,3 +262,18 @@ TEST_CASE("a value with NaN or an infinity is one JSON text cannot hold") {
   CHECK(kbc::has_non_finite_number({{"b", {{"c", std::nan("")}}}}));
   CHECK(kbc::has_non_finite_number(-std::numeric_limits<double>::infinity()));
 }
+
+TEST_CASE("framed bytes give back their head and their parts whole, and nothing else") {
+  const std::string bytes = kbc::framed({{"digest", "ab"}}, {"first\npart", "", "{\"x\": 1}"});
+  const auto back = kbc::unframed(bytes);
+  REQUIRE(back);
+  CHECK(back->head["digest"] == "ab");
+  CHECK(back->parts == std::vector<std::string_view>{"first\npart", "", "{\"x\": 1}"});
+  CHECK(kbc::unframed(kbc::framed({{"none", true}}, {}))->parts.empty());
+  // Cut short, with bytes after the parts, without a head, or with a head that is not JSON.
+  CHECK_FALSE(kbc::unframed(bytes.substr(0, bytes.size() - 1)));
+  CHECK_FALSE(kbc::unframed(bytes + "x"));
+  CHECK_FALSE(kbc::unframed("no head line"));
+  CHECK_FALSE(kbc::unframed("{\"parts\": [2\nab"));
+  CHECK_FALSE(kbc::unframed("{\"parts\": [\"two\"]}\nab"));
+}
