@@ -7,6 +7,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "base/text.h"
 #include "base/utf8.h"
 
 namespace kbc {
@@ -18,7 +19,7 @@ bool is_cjk(char32_t c) {
          (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x20000 && c <= 0x2FA1F);
 }
 
-bool is_word(const std::string& token) { return static_cast<unsigned char>(token[0]) < 0x80; }
+bool is_word(std::string_view token) { return static_cast<unsigned char>(token[0]) < 0x80; }
 
 // Appends the decimal digits of `n`.
 void append_number(std::string& text, std::size_t n) {
@@ -63,40 +64,53 @@ void append_postings(std::string& text, std::vector<std::pair<int, int>>& list) 
 
 }  // namespace
 
-std::vector<std::string> search_tokens(std::string_view text) {
-  std::vector<std::string> tokens;
-  std::string word;
-  std::vector<std::string_view> run;  // the characters of the current CJK run
-  const auto end_word = [&] {
-    if (!word.empty()) tokens.push_back(std::move(word));
-    word.clear();
+namespace {
+
+// The tokens of `lowered` (a text with its ASCII letters lowercased, as search_tokens reads it)
+// appended to `out` as views into it: a word is a run of letters and digits, a pair of CJK
+// characters is contiguous in the text, so no token needs a string of its own.
+void token_views(std::string_view lowered, std::vector<std::string_view>& out) {
+  constexpr std::size_t kNone = std::string_view::npos;
+  std::size_t word = kNone;      // where the current word began
+  std::size_t previous = kNone;  // where the current CJK run's last character began
+  std::size_t single_end = 0;    // the end of a run's first character
+  std::size_t run = 0;           // the characters in the current CJK run
+  const auto end_word = [&](std::size_t at) {
+    if (word != kNone) out.push_back(lowered.substr(word, at - word));
+    word = kNone;
   };
   const auto end_run = [&] {
-    if (run.size() == 1) tokens.emplace_back(run[0]);
-    for (std::size_t k = 0; k + 1 < run.size(); ++k)
-      tokens.push_back(std::string(run[k]) + std::string(run[k + 1]));
-    run.clear();
+    if (run == 1) out.push_back(lowered.substr(previous, single_end - previous));
+    run = 0;
+    previous = kNone;
   };
-  for (std::size_t i = 0; i < text.size();) {
+  for (std::size_t i = 0; i < lowered.size();) {
     const std::size_t start = i;
-    const char32_t c = next_code_point(text, i);
+    const char32_t c = next_code_point(lowered, i);
     if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
       end_run();
-      word += static_cast<char>(c);
-    } else if (c >= 'A' && c <= 'Z') {
-      end_run();
-      word += static_cast<char>(c - 'A' + 'a');
+      if (word == kNone) word = start;
     } else if (is_cjk(c)) {
-      end_word();
-      run.push_back(text.substr(start, i - start));
+      end_word(start);
+      if (previous != kNone) out.push_back(lowered.substr(previous, i - previous));
+      if (run++ == 0) single_end = i;
+      previous = start;
     } else {
-      end_word();
+      end_word(start);
       end_run();
     }
   }
-  end_word();
+  end_word(lowered.size());
   end_run();
-  return tokens;
+}
+
+}  // namespace
+
+std::vector<std::string> search_tokens(std::string_view text) {
+  const std::string lowered = ascii_lower(text);
+  std::vector<std::string_view> views;
+  token_views(lowered, views);
+  return {views.begin(), views.end()};
 }
 
 void SearchIndex::add(Document document, const std::vector<Field>& fields) {
@@ -108,24 +122,33 @@ void SearchIndex::add(Document document, const std::vector<Field>& fields) {
   }
   // A term's postings are in document and field order, so the last one says whether this
   // document's field has it already: no map per document (100,000 documents made millions of
-  // its nodes).
-  const auto take = [&](std::string term, int field, int length) {
-    std::vector<Posting>& list = postings_[std::move(term)];
+  // its nodes). Terms are looked up as views: only a new term is copied.
+  const auto take = [&](std::string_view term, int field, int length) {
+    auto it = postings_.find(term);
+    if (it == postings_.end())
+      it = postings_.emplace(std::string(term), std::vector<Posting>()).first;
+    std::vector<Posting>& list = it->second;
     if (list.empty() || list.back().doc != doc || list.back().field != field)
       list.push_back({doc, field, length});
   };
+  std::string& lowered = scratch_.lowered;
+  std::string& phrase = scratch_.phrase;
+  std::vector<std::string_view>& tokens = scratch_.tokens;
   for (std::size_t f = 0; f < fields.size() && f < field_weights_.size(); ++f) {
-    std::vector<std::string> tokens = search_tokens(fields[f].text);
+    ascii_lower(fields[f].text, lowered);
+    tokens.clear();
+    token_views(lowered, tokens);
     const int length = static_cast<int>(tokens.size());
     const int field = static_cast<int>(f);
     field_tokens_[f] += length;
     if (fields[f].phrases) {
       for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
-        if (is_word(tokens[k]) && is_word(tokens[k + 1]))
-          take(tokens[k] + " " + tokens[k + 1], field, length);
+        if (!is_word(tokens[k]) || !is_word(tokens[k + 1])) continue;
+        phrase.assign(tokens[k]).append(" ").append(tokens[k + 1]);
+        take(phrase, field, length);
       }
     }
-    for (std::string& token : tokens) take(std::move(token), field, length);
+    for (const std::string_view token : tokens) take(token, field, length);
   }
 }
 

@@ -78,8 +78,20 @@ class SearchIndex {
   int weight(const Posting& posting) const;
 
   // Hashed while documents are added (100,000 entries make millions of terms); sorted once, in
-  // files().
-  std::unordered_map<std::string, std::vector<Posting>> postings_;
+  // each_file(). Looked up by views (TermHash is transparent).
+  struct TermHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view term) const {
+      return std::hash<std::string_view>()(term);
+    }
+  };
+  std::unordered_map<std::string, std::vector<Posting>, TermHash, std::equal_to<>> postings_;
+  // What add() reuses from one field to the next: the field lowercased, its tokens (views into
+  // it) and the phrase being looked up.
+  struct Scratch {
+    std::string lowered, phrase;
+    std::vector<std::string_view> tokens;
+  } scratch_;
   std::vector<int> field_weights_;
   std::vector<double> field_tokens_;  // per field, the sum of its lengths
   std::map<std::string, std::string> glossary_;
