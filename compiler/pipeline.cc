@@ -195,7 +195,7 @@ namespace {
 struct EntryFiles {
   std::string path;  // the entry's file, relative to the root
   RecordRow row;
-  std::string bundle_piece;            // its part of kb.json (render/record.h)
+  std::string indented;                // the record's part of kb.json (indented_record)
   std::string digest;                  // of the record as api/<id>.json holds it
   const Evidence* evidence = nullptr;  // kbc verify's, when current and reproduced
 };
@@ -252,18 +252,20 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
         options.entry_done(static_cast<std::size_t>(built[i] - kb.entries.data()));
       file.row = std::move(made.row);
       file.digest = std::move(made.digest);
-      file.bundle_piece = bundle_piece(made.text, i == 0);
+      file.indented = std::move(made.indented);
+      // The record's file, put again unread when the output holds it from the same text.
+      const std::string api = "api/" + id + ".json";
+      if (!tree.reuse_with_copy(api, "site/" + api, file.digest))
+        tree.add_with_copy(api, "site/" + api, unindented_record(file.indented), file.digest);
       for (std::size_t l = 0; l < languages.size(); ++l) {
         const std::string md = "md/" + languages[l].code + "/" + id + ".md";
         // A page reads its record only: the same record, the same page.
         std::string key =
             options.site_digest.empty() ? "" : page_key(options.site_digest, languages[l], file);
         if (tree.reuse_with_copy(md, "site/" + md, key)) continue;
-        if (!record) record = nlohmann::ordered_json::parse(made.text);
+        if (!record) record = nlohmann::ordered_json::parse(file.indented);
         tree.add_with_copy(md, "site/" + md, renderers[l].render(*record), key);
       }
-      const std::string api = "api/" + id + ".json";
-      tree.add_with_copy(api, "site/" + api, std::move(made.text));
       if (options.progress) options.progress->advance();
     }
   });
@@ -275,7 +277,7 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
 // at 100,000 entries, on top of the records' texts).
 void add_bundle(const std::vector<EntryFiles>& files, OutputTree& tree) {
   std::vector<std::string_view> records;
-  for (const EntryFiles& file : files) records.push_back(file.bundle_piece);
+  for (const EntryFiles& file : files) records.push_back(file.indented);
   tree.add_pieces("kb.json", bundle_pieces(records));
 }
 
@@ -296,20 +298,19 @@ class RecordParts {
     };
     for (const EntryFiles& file : files) {
       offsets_.push_back(scratch_->size() + buffer.size());
-      buffer += file.bundle_piece;
+      buffer += file.indented;
       if (buffer.size() >= (1 << 20) && !flush()) return;
     }
     if (!flush()) return;
     offsets_.push_back(scratch_->size());
-    for (EntryFiles& file : files) std::string().swap(file.bundle_piece);
+    for (EntryFiles& file : files) std::string().swap(file.indented);
   }
 
-  // The record of the `i`th file whole: JSON text after a separator.
+  // The record of the `i`th file whole.
   nlohmann::ordered_json record(std::size_t i) const {
-    const std::string read =
-        scratch_ ? scratch_->read(offsets_[i], offsets_[i + 1] - offsets_[i]) : std::string();
-    const std::string_view piece = scratch_ ? std::string_view(read) : files_[i].bundle_piece;
-    return nlohmann::ordered_json::parse(piece.substr(piece.starts_with(",") ? 1 : 0));
+    if (!scratch_) return nlohmann::ordered_json::parse(files_[i].indented);
+    return nlohmann::ordered_json::parse(
+        scratch_->read(offsets_[i], offsets_[i + 1] - offsets_[i]));
   }
 
  private:

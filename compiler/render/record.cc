@@ -166,34 +166,51 @@ std::string translated_action(const ordered_json& record, const char* list, std:
 
 std::string record_text(const ordered_json& record) { return record.dump(2) + "\n"; }
 
-std::string bundle_piece(std::string_view record_text, bool first) {
-  // The separator (",\n  ", the first's "  "), then the text with "  " after each newline.
+std::string indented_record(std::string_view record_text) {
+  // The text without its final newline, with "  " after each other newline.
   const std::string_view body =
       record_text.substr(0, record_text.empty() ? 0 : record_text.size() - 1);
-  std::string piece;
-  piece.reserve(4 + body.size() + 2 * static_cast<std::size_t>(std::ranges::count(body, '\n')));
-  piece += first ? "  " : ",\n  ";
+  std::string indented;
+  indented.reserve(body.size() + 2 * static_cast<std::size_t>(std::ranges::count(body, '\n')));
   for (std::size_t at = 0; at < body.size();) {
     const std::size_t line = std::min(body.find('\n', at), body.size() - 1) + 1;
-    piece.append(body.substr(at, line - at));
-    if (body[line - 1] == '\n') piece += "  ";
+    indented.append(body.substr(at, line - at));
+    if (body[line - 1] == '\n') indented += "  ";
     at = line;
   }
-  return piece;
+  return indented;
 }
 
-std::vector<std::string_view> bundle_pieces(const std::vector<std::string_view>& record_pieces) {
-  if (record_pieces.empty()) return {"[]\n"};
+std::string unindented_record(std::string_view indented) {
+  // A dump has no newline inside a string, so each newline is followed by the two spaces added.
+  std::string text;
+  text.reserve(indented.size() + 1);
+  for (std::size_t at = 0; at < indented.size();) {
+    const std::size_t end = std::min(indented.find('\n', at), indented.size());
+    text.append(indented.substr(at, end - at));
+    if (end == indented.size()) break;
+    text += '\n';
+    at = std::min(indented.size(), end + 3);
+  }
+  text += '\n';
+  return text;
+}
+
+std::vector<std::string_view> bundle_pieces(const std::vector<std::string_view>& indented) {
+  if (indented.empty()) return {"[]\n"};
   std::vector<std::string_view> pieces = {"[\n"};
-  pieces.insert(pieces.end(), record_pieces.begin(), record_pieces.end());
+  pieces.reserve(2 * indented.size() + 2);
+  for (std::size_t r = 0; r < indented.size(); ++r) {
+    pieces.push_back(r == 0 ? "  " : ",\n  ");
+    pieces.push_back(indented[r]);
+  }
   pieces.push_back("\n]\n");
   return pieces;
 }
 
 std::string bundle_text(const std::vector<std::string_view>& record_texts) {
   std::vector<std::string> records;
-  for (std::size_t r = 0; r < record_texts.size(); ++r)
-    records.push_back(bundle_piece(record_texts[r], r == 0));
+  for (const std::string_view text : record_texts) records.push_back(indented_record(text));
   const std::vector<std::string_view> pieces =
       bundle_pieces(std::vector<std::string_view>(records.begin(), records.end()));
   std::size_t size = 0;

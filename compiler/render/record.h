@@ -50,14 +50,16 @@ std::string record_text(const nlohmann::ordered_json& record);
 
 // kb.json: the array of the records, as the dump of that array with two-space indents would
 // write it, made from their record_text (each indented one level further) without dumping
-// them again. It is "[\n", each record's bundle_piece, then "\n]\n" ("[]\n" without records),
-// which a build writes a piece at a time.
+// them again. It is "[\n", each record's indented_record after its separator ("  " for the
+// first, ",\n  " for the others), then "\n]\n" ("[]\n" without records), which a build writes a
+// piece at a time (bundle_pieces).
 std::string bundle_text(const std::vector<std::string_view>& record_texts);
-// A record's part of kb.json: the separator before it (`first`: none) and its record_text,
-// indented one level further, without its final newline.
-std::string bundle_piece(std::string_view record_text, bool first);
-// kb.json as the pieces to write one after the other: "[\n", the records' bundle_piece, "\n]\n"
-// ("[]\n" without records).
-std::vector<std::string_view> bundle_pieces(const std::vector<std::string_view>& record_pieces);
+// A record's text indented one level further, without its final newline: its part of kb.json
+// after the separator.
+std::string indented_record(std::string_view record_text);
+// The record_text that indented_record made `indented` from.
+std::string unindented_record(std::string_view indented);
+// kb.json as the pieces to write one after the other, given each record's indented_record.
+std::vector<std::string_view> bundle_pieces(const std::vector<std::string_view>& indented);
 
 }  // namespace kbc

@@ -12,16 +12,17 @@ using nlohmann::ordered_json;
 std::string record_key(const Entry& entry, const std::vector<Language>& languages,
                        const Evidence* evidence) {
   Digest key;
-  key.add("made record 5").add(entry.path).add(entry.digest).add(languages.size());
+  key.add("made record 6").add(entry.path).add(entry.digest).add(languages.size());
   for (const Language& language : languages) key.add(language.code).add(language.base ? 1 : 0);
   key.add(evidence ? evidence->to_json().dump() : "");
   return key.hex();
 }
 
-// Stored framed (base/json_text.h): the text's digest as the head, then the text and the row as
-// JSON text, read back through simdjson (nlohmann's CBOR reader takes a string a byte at a time,
-// which made reading a record back as slow as making it). A row with a rate that is not a
-// finite number has no JSON text, and is made again on every build.
+// Stored framed (base/json_text.h): the digest of the record's text as the head, then the
+// record as kb.json holds it and the row as JSON text, read back through simdjson (nlohmann's
+// CBOR reader takes a string a byte at a time, which made reading a record back as slow as
+// making it). A row with a rate that is not a finite number has no JSON text, and is made again
+// on every build.
 std::optional<MadeRecord> cached(const ParseCache& cache, const std::string& key) {
   const std::optional<std::string> bytes = cache.find_record(key);
   const std::optional<Framed> stored = bytes ? unframed(*bytes) : std::nullopt;
@@ -37,8 +38,8 @@ std::optional<MadeRecord> cached(const ParseCache& cache, const std::string& key
 }
 
 void store(ParseCache& cache, const std::string& key, const MadeRecord& made) {
-  cache.store_record(key,
-                     framed({{"digest", made.digest}}, {made.text, row_to_json(made.row).dump()}));
+  cache.store_record(
+      key, framed({{"digest", made.digest}}, {made.indented, row_to_json(made.row).dump()}));
 }
 
 }  // namespace
@@ -52,8 +53,8 @@ MadeRecord made_record(const Entry& entry, const std::vector<Language>& language
     if (std::optional<MadeRecord> found = cached(*cache, key)) return std::move(*found);
   }
   record = published_record(entry, languages, evidence);
-  MadeRecord made{record_text(*record), "", record_row(*record, languages)};
-  made.digest = digest_of(made.text);
+  const std::string text = record_text(*record);
+  MadeRecord made{indented_record(text), digest_of(text), record_row(*record, languages)};
   if (cache) store(*cache, key, made);
   return made;
 }

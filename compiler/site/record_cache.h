@@ -1,5 +1,6 @@
-// What a build makes of one entry before the site: the record's text as api/<id>.json holds it,
-// that text's digest and the row the site reads (site/record_row.h). A build after an edit
+// What a build makes of one entry before the site: the record's text as kb.json holds it (its
+// api/<id>.json text indented one level further), the digest of the api/<id>.json text and the
+// row the site reads (site/record_row.h). A build after an edit
 // takes the unchanged entries' from the parse cache instead of making them again: making the
 // record, its text and its row was a quarter of the CPU time of such a build at 25,000 entries.
 //
@@ -22,8 +23,8 @@
 namespace kbc {
 
 struct MadeRecord {
-  std::string text;    // record_text of the record
-  std::string digest;  // digest_of(text)
+  std::string indented;  // indented_record(record_text(record))
+  std::string digest;    // digest_of(record_text(record))
   RecordRow row;
 };
 

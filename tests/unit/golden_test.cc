@@ -123,6 +123,15 @@ TEST_CASE("kb.json is the dump of the array of records, made from their texts") 
     // Made in one allocation of its exact size (a bundle can be hundreds of megabytes).
     if (count > 0) CHECK(bundle.capacity() == bundle.size());
   }
+  // A build keeps each record as kb.json holds it, and writes api/<id>.json from that.
+  for (const nlohmann::ordered_json& record : records) {
+    const std::string text = kbc::record_text(record);
+    const std::string indented = kbc::indented_record(text);
+    CHECK(indented != text);
+    CHECK(nlohmann::ordered_json::parse(indented) == record);
+    CHECK(kbc::unindented_record(indented) == text);
+  }
+  CHECK(kbc::unindented_record(kbc::indented_record("{}\n")) == "{}\n");
 }
 
 TEST_CASE(
