@@ -155,11 +155,13 @@ std::vector<std::size_t> add_entry_pages(const SiteModel& model, const TemplateS
   std::vector<char> reused(pages.size(), 0);  // written by index, from the workers
   parallel_slices(pages.size(), [&](std::size_t begin, std::size_t end, std::size_t) {
     std::optional<PageRenderer> renderer;
-    std::optional<std::pair<std::size_t, ordered_json>> whole;  // the last record read
+    std::optional<std::pair<std::size_t, ordered_json>> whole;     // the last record read
+    std::optional<std::pair<std::size_t, std::string>> entry_key;  // the last record's
     for (std::size_t n = begin; n < end; ++n) {
       const std::size_t k = pages[n], i = k / count, l = k % count;
       const std::string path = "site/" + site_entry_path(languages[l].code, model.row(i).id);
-      std::string key = model.entry_page_key(i, languages[l]);
+      if (!entry_key || entry_key->first != i) entry_key.emplace(i, model.entry_key(i));
+      std::string key = model.entry_page_key(entry_key->second, languages[l]);
       if (reuse && tree.reuse(path, key)) {
         reused[n] = 1;
       } else {

@@ -377,10 +377,10 @@ MustacheData SiteModel::entry_page(std::size_t index, const Language& language, 
   return page;
 }
 
-std::string SiteModel::entry_page_key(std::size_t index, const Language& language) const {
+std::string SiteModel::entry_key(std::size_t index) const {
   if (site_digest_.empty() || record_digests_.size() != rows_.size()) return "";
   Digest key;
-  key.add("entry page 1").add(site_digest_).add(language.code).add(record_digests_[index]);
+  key.add("entry pages 1").add(site_digest_).add(record_digests_[index]);
   key.add(index < source_paths_.size() ? source_paths_[index] : "");
   const Evidence* evidence = index < evidence_.size() ? evidence_[index] : nullptr;
   key.add(evidence ? 1 : 0);
@@ -396,6 +396,14 @@ std::string SiteModel::entry_page_key(std::size_t index, const Language& languag
       key.add(target == by_id_.end() ? "" : record_digests_[target->second]);
     }
   }
+  return key.hex();
+}
+
+std::string SiteModel::entry_page_key(const std::string& entry_key,
+                                      const Language& language) const {
+  if (entry_key.empty()) return "";
+  Digest key;
+  key.add("entry page 2").add(entry_key).add(language.code);
   return key.hex().substr(0, 32);
 }
 

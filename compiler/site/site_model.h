@@ -66,10 +66,13 @@ class SiteModel {
     site_digest_ = std::move(site);
     record_digests_ = std::move(records);
   }
-  // A digest of everything the entry page of `record` in `language` is made from: the record,
-  // its source path and evidence, and the records and edges of the entries it links to. The
-  // same key makes the same page. "" without set_digests.
-  std::string entry_page_key(std::size_t record, const Language& language) const;
+  // A digest of everything the entry pages of `record` are made from besides their language: the
+  // record, its source path and evidence, and the records and edges of the entries it links to;
+  // "" without set_digests. Made once for the pages in every language (entry_page_key).
+  std::string entry_key(std::size_t record) const;
+  // The key of the entry page in `language` of the record whose entry_key is `entry_key`: the
+  // same key makes the same page. "" for "".
+  std::string entry_page_key(const std::string& entry_key, const Language& language) const;
 
   const SiteConfig& config() const { return config_; }
   const std::vector<Language>& languages() const { return languages_; }
