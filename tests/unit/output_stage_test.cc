@@ -219,6 +219,22 @@ TEST_CASE("a file put in pieces holds their bytes, and is the file put whole") {
   CHECK(read(out / "kb.json") == "[]\n");
 }
 
+TEST_CASE("a file of more pieces than one write call takes holds them all, in order") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  std::vector<std::string> texts;
+  std::string whole;
+  for (int k = 0; k < 3000; ++k) {  // several calls' worth, some pieces empty
+    texts.push_back(k % 7 == 0 ? "" : std::to_string(k) + std::string(k % 13, 'x') + "\n");
+    whole += texts.back();
+  }
+  const std::vector<std::string_view> pieces(texts.begin(), texts.end());
+  kbc::OutputStage stage(out.string(), false);
+  stage.put_pieces("kb.json", pieces);
+  CHECK(stage.commit().written == 1);
+  CHECK(read(out / "kb.json") == whole);
+}
+
 TEST_CASE("a manifest's first line is read at once, the rest when a file is put; damage counts") {
   TempDir dir;
   const fs::path out = dir.root / "dist";
