@@ -196,9 +196,30 @@ void add_all_entry_pages(const SiteModel& model, const TemplateSet& templates,
   add_entry_pages(model, templates, strings, reused, false, tree, progress);
 }
 
+// A page of a domain's list, as a domain page names it.
+struct DomainPage {
+  std::string domain;
+  std::size_t page;
+};
+
+// Adds page `page` of the domain's list in `language`. With `reuse`, a page the output holds
+// from the same key is put again unread instead, and true returned.
+bool add_domain_page(const SiteModel& model, const Language& language, const json& strings,
+                     PageRenderer& renderer, OutputTree& tree, const DomainPage& page, bool reuse) {
+  const std::string path = "site/" + site_domain_path(language.code, page.domain, page.page);
+  std::string key = model.domain_page_key(page.domain, language, page.page);
+  if (reuse && tree.reuse(path, key)) return true;
+  tree.add(path,
+           renderer.page(language.code, "domain",
+                         model.domain_page(page.domain, language, strings, page.page)),
+           key);
+  return false;
+}
+
 // The list pages of a language: home, search, not-found, each page of each domain, the feed.
+// The domain pages the output holds from the same records are reused, and listed in `reused`.
 void add_list_pages(const SiteModel& model, const Language& language, const json& strings,
-                    PageRenderer& renderer, OutputTree& tree) {
+                    PageRenderer& renderer, OutputTree& tree, std::vector<DomainPage>& reused) {
   const std::string folder = "site/" + language.code + "/";
   const std::string& code = language.code;
   tree.add(folder + "index.html", renderer.page(code, "home", model.home_page(language, strings)));
@@ -207,9 +228,11 @@ void add_list_pages(const SiteModel& model, const Language& language, const json
   tree.add(folder + "404.html",
            renderer.page(code, "not_found", model.plain_page("404", language, strings)));
   for (const auto& [domain, members] : model.domains()) {
-    for (std::size_t page = 1; page <= model.domain_page_count(domain); ++page)
-      tree.add("site/" + site_domain_path(code, domain, page),
-               renderer.page(code, "domain", model.domain_page(domain, language, strings, page)));
+    for (std::size_t page = 1; page <= model.domain_page_count(domain); ++page) {
+      DomainPage named{domain, page};
+      if (add_domain_page(model, language, strings, renderer, tree, named, true))
+        reused.push_back(std::move(named));
+    }
   }
   if (!model.config().base_url.empty())
     tree.add(folder + "feed.xml",
@@ -222,13 +245,15 @@ void add_list_pages(const SiteModel& model, const Language& language, const json
 // 400 MB at 100,000 entries).
 void add_list_files(const SiteModel& model, const TemplateSet& templates,
                     const std::vector<json>& strings, OutputTree& tree,
-                    const std::vector<BenignLine>* benign, BreadthMemo* memo) {
+                    const std::vector<BenignLine>* benign, BreadthMemo* memo,
+                    std::vector<std::vector<DomainPage>>& reused) {
   const auto& languages = model.languages();
   const std::size_t count = languages.size();
   const MatchRows match = match_rows(model, match_figures(model, benign, memo));
   std::optional<Sitemap> sitemap;
   if (!model.config().base_url.empty()) sitemap.emplace(model);
   const std::size_t maps = sitemap ? sitemap->size() : 0;
+  reused.assign(count, {});
   parallel_blocks(
       3 * count + maps + 1,
       [&](std::size_t begin, std::size_t end) {
@@ -240,7 +265,7 @@ void add_list_files(const SiteModel& model, const TemplateSet& templates,
             const SitemapFile file = sitemap->file(k - count);
             tree.add("site/" + file.path, renderer.file(file.template_name, file.model));
           } else if (const std::size_t l = (k - maps) % count; k < 2 * count + maps) {
-            add_list_pages(model, languages[l], strings[l], renderer, tree);
+            add_list_pages(model, languages[l], strings[l], renderer, tree, reused[l]);
           } else if (k < 3 * count + maps) {
             tree.add("site/" + languages[l].code + "/match.json",
                      match_data(model, languages[l], match));
@@ -315,9 +340,10 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
         "feed.xml", "sitemap.xml", "sitemap_index.xml", "llms.txt"}) {
     templates.text(std::string("site/") + name + ".mustache");  // read once, before workers
   }
+  std::vector<std::vector<DomainPage>> reused;  // the domain pages reused, per language
   {
     const Phase phase("other pages and indexes");
-    add_list_files(model, templates, strings, tree, benign, memo);
+    add_list_files(model, templates, strings, tree, benign, memo, reused);
   }
   PageRenderer renderer(templates, model.languages(), strings);
   add("index.html", renderer.file("root.html", root_page(model)));
@@ -340,6 +366,13 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   // Last, when every other file is in the tree: whether it drops one decides the reuse.
   const Phase phase("entry pages");
   add_all_entry_pages(model, templates, strings, tree, progress);
+  // Reused domain pages are rendered again for the link check when the output loses a file,
+  // as the entry pages are.
+  if (!tree.drops_files()) return;
+  for (std::size_t l = 0; l < reused.size(); ++l) {
+    for (const DomainPage& page : reused[l])
+      add_domain_page(model, model.languages()[l], strings[l], renderer, tree, page, false);
+  }
 }
 
 }  // namespace kbc

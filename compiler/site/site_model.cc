@@ -500,6 +500,21 @@ std::size_t SiteModel::domain_page_count(const std::string& domain) const {
   return size == 0 ? 1 : (size + kDomainPageSize - 1) / kDomainPageSize;
 }
 
+std::string SiteModel::domain_page_key(const std::string& domain, const Language& language,
+                                       std::size_t page) const {
+  if (site_digest_.empty() || record_digests_.size() != rows_.size()) return "";
+  const std::size_t pages = domain_page_count(domain);
+  page = std::clamp<std::size_t>(page, 1, pages);
+  const std::vector<std::size_t>& list = domain_lists_.at(domain);
+  Digest key;
+  key.add("domain page 1").add(site_digest_).add(language.code).add(domain);
+  key.add(page).add(pages).add(domains_.at(domain).size()).add(list.size());
+  const std::size_t begin = std::min((page - 1) * kDomainPageSize, list.size());
+  const std::size_t end = std::min(begin + kDomainPageSize, list.size());
+  for (std::size_t k = begin; k < end; ++k) key.add(record_digests_[list[k]]);
+  return key.hex().substr(0, 32);
+}
+
 MustacheData SiteModel::domain_page(const std::string& domain, const Language& language,
                                     const json& strings, std::size_t page) const {
   const std::size_t pages = domain_page_count(domain);

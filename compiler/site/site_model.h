@@ -98,6 +98,11 @@ class SiteModel {
   MustacheData domain_page(const std::string& domain, const Language& language,
                            const nlohmann::json& strings, std::size_t page = 1) const;
   std::size_t domain_page_count(const std::string& domain) const;
+  // A digest of everything page `page` of the domain's list in `language` is made from: the
+  // site's inputs, the domain's size and the records on the page. The same key makes the same
+  // page. "" without set_digests.
+  std::string domain_page_key(const std::string& domain, const Language& language,
+                              std::size_t page) const;
   // The search page ("search") or the not-found page ("404"). The home and search pages have
   // `match_data`, the link to the paste box's data (site_builder.h), which the renderer takes
   // as the sign to add the box.

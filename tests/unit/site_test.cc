@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "mustache_at.h"
@@ -166,6 +167,41 @@ TEST_CASE("relative paths climb back to the site root") {
   CHECK(kbc::up_from("en/index.html") == "../");
   CHECK(kbc::up_from(kbc::site_entry_path("zh", "cuda/x/v2")) == "../../../../");
   CHECK(kbc::site_domain_path("en", "cuda") == "en/domains/cuda.html");
+}
+
+TEST_CASE("a domain page's key follows the records it lists, and only them") {
+  std::vector<ordered_json> records;
+  for (int i = 0; i < 150; ++i) {  // two pages of cuda entries (100 a page), in id order
+    const std::string number = std::to_string(i);
+    records.push_back(record("cuda/e" + std::string(3 - number.size(), '0') + number));
+  }
+  records.push_back(record("pytorch/p"));
+  std::vector<const ordered_json*> pointers;
+  for (const ordered_json& r : records) pointers.push_back(&r);
+  const kbc::Language& en = kbc::default_languages()[0];
+  const kbc::Language& zh = kbc::default_languages()[1];
+  std::vector<std::string> digests;
+  for (std::size_t i = 0; i < records.size(); ++i) digests.push_back("digest " + std::to_string(i));
+  const auto keys = [&] {
+    kbc::SiteModel model(pointers, {});
+    model.set_digests("site", digests);
+    return std::vector<std::string>{
+        model.domain_page_key("cuda", en, 1), model.domain_page_key("cuda", en, 2),
+        model.domain_page_key("pytorch", en, 1), model.domain_page_key("cuda", zh, 1)};
+  };
+  const std::vector<std::string> before = keys();
+  CHECK(std::set<std::string>(before.begin(), before.end()).size() == 4);
+  digests.back() = "pytorch/p changed";  // another domain: only its page
+  const std::vector<std::string> other = keys();
+  CHECK(other[0] == before[0]);
+  CHECK(other[1] == before[1]);
+  CHECK(other[2] != before[2]);
+  digests[120] = "cuda/e120 changed";  // on cuda's second page
+  const std::vector<std::string> second = keys();
+  CHECK(second[0] == before[0]);
+  CHECK(second[1] != before[1]);
+  CHECK(second[3] == before[3]);
+  CHECK(kbc::SiteModel(pointers, {}).domain_page_key("cuda", en, 1).empty());
 }
 
 TEST_CASE("related errors are shown in both directions, links to left-out entries as text") {
