@@ -161,7 +161,7 @@ std::vector<std::size_t> add_entry_pages(const SiteModel& model, const TemplateS
       const std::size_t k = pages[n], i = k / count, l = k % count;
       const std::string path = "site/" + site_entry_path(languages[l].code, model.row(i).id);
       if (!entry_key || entry_key->first != i) entry_key.emplace(i, model.entry_key(i));
-      std::string key = model.entry_page_key(entry_key->second, languages[l]);
+      std::string key = SiteModel::entry_page_key(entry_key->second, languages[l]);
       if (reuse && tree.reuse(path, key)) {
         reused[n] = 1;
       } else {
@@ -182,18 +182,13 @@ std::vector<std::size_t> add_entry_pages(const SiteModel& model, const TemplateS
   return numbers;
 }
 
-// Every entry's page in every language. Pages the output holds already, made from the same
-// inputs, are reused unread, unless the output loses a file: their links were checked when
-// they were made, against an output that had every file it has now, or else they are rendered
-// again for the link check.
-void add_all_entry_pages(const SiteModel& model, const TemplateSet& templates,
-                         const std::vector<json>& strings, OutputTree& tree, Progress* progress) {
+// Every entry's page in every language; the numbers of those reused (add_entry_pages).
+std::vector<std::size_t> add_all_entry_pages(const SiteModel& model, const TemplateSet& templates,
+                                             const std::vector<json>& strings, OutputTree& tree,
+                                             Progress* progress) {
   std::vector<std::size_t> pages(model.size() * model.languages().size());
   for (std::size_t k = 0; k < pages.size(); ++k) pages[k] = k;
-  std::vector<std::size_t> reused =
-      add_entry_pages(model, templates, strings, pages, true, tree, progress);
-  if (reused.empty() || !tree.drops_files()) return;
-  add_entry_pages(model, templates, strings, reused, false, tree, progress);
+  return add_entry_pages(model, templates, strings, pages, true, tree, progress);
 }
 
 // A page of a domain's list, as a domain page names it.
@@ -363,12 +358,15 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
     if (!image->name.empty()) add("assets/" + image->name, image->bytes);
   }
   add("schema/entry.schema.json", entry_schema_text(model.languages()));
-  // Last, when every other file is in the tree: whether it drops one decides the reuse.
   const Phase phase("entry pages");
-  add_all_entry_pages(model, templates, strings, tree, progress);
-  // Reused domain pages are rendered again for the link check when the output loses a file,
-  // as the entry pages are.
+  const std::vector<std::size_t> reused_entry_pages =
+      add_all_entry_pages(model, templates, strings, tree, progress);
+  // Last, when every file is in the tree. Pages the output held already, made from the same
+  // inputs, were reused unread: their links were checked when they were made, against an output
+  // that had every file it has now, unless it loses one. Then they are rendered again for the
+  // link check.
   if (!tree.drops_files()) return;
+  add_entry_pages(model, templates, strings, reused_entry_pages, false, tree, progress);
   for (std::size_t l = 0; l < reused.size(); ++l) {
     for (const DomainPage& page : reused[l])
       add_domain_page(model, model.languages()[l], strings[l], renderer, tree, page, false);

@@ -399,8 +399,7 @@ std::string SiteModel::entry_key(std::size_t index) const {
   return key.hex();
 }
 
-std::string SiteModel::entry_page_key(const std::string& entry_key,
-                                      const Language& language) const {
+std::string SiteModel::entry_page_key(const std::string& entry_key, const Language& language) {
   if (entry_key.empty()) return "";
   Digest key;
   key.add("entry page 2").add(entry_key).add(language.code);
@@ -500,25 +499,31 @@ std::size_t SiteModel::domain_page_count(const std::string& domain) const {
   return size == 0 ? 1 : (size + kDomainPageSize - 1) / kDomainPageSize;
 }
 
+SiteModel::DomainSlice SiteModel::domain_slice(const std::string& domain, std::size_t page) const {
+  const std::size_t pages = domain_page_count(domain);
+  page = std::clamp<std::size_t>(page, 1, pages);
+  const std::size_t size = domain_lists_.at(domain).size();
+  const std::size_t begin = std::min((page - 1) * kDomainPageSize, size);
+  return {page, pages, begin, std::min(begin + kDomainPageSize, size)};
+}
+
 std::string SiteModel::domain_page_key(const std::string& domain, const Language& language,
                                        std::size_t page) const {
   if (site_digest_.empty() || record_digests_.size() != rows_.size()) return "";
-  const std::size_t pages = domain_page_count(domain);
-  page = std::clamp<std::size_t>(page, 1, pages);
+  const DomainSlice slice = domain_slice(domain, page);
   const std::vector<std::size_t>& list = domain_lists_.at(domain);
   Digest key;
   key.add("domain page 1").add(site_digest_).add(language.code).add(domain);
-  key.add(page).add(pages).add(domains_.at(domain).size()).add(list.size());
-  const std::size_t begin = std::min((page - 1) * kDomainPageSize, list.size());
-  const std::size_t end = std::min(begin + kDomainPageSize, list.size());
-  for (std::size_t k = begin; k < end; ++k) key.add(record_digests_[list[k]]);
+  key.add(slice.page).add(slice.pages).add(domains_.at(domain).size()).add(list.size());
+  for (std::size_t k = slice.begin; k < slice.end; ++k) key.add(record_digests_[list[k]]);
   return key.hex().substr(0, 32);
 }
 
 MustacheData SiteModel::domain_page(const std::string& domain, const Language& language,
                                     const json& strings, std::size_t page) const {
-  const std::size_t pages = domain_page_count(domain);
-  page = std::clamp<std::size_t>(page, 1, pages);
+  const DomainSlice slice = domain_slice(domain, page);
+  page = slice.page;
+  const std::size_t pages = slice.pages, begin = slice.begin, end = slice.end;
   const std::string path = site_domain_path(language.code, domain, page);
   // Page k's title ends with its number, whatever the domain's name leaves of it.
   const std::string number = page > 1 ? " – " + page_of(strings, page, pages) : "";
@@ -530,8 +535,6 @@ MustacheData SiteModel::domain_page(const std::string& domain, const Language& l
   // The page's slice of the domain's list, a section per category, made as mustache data: the
   // list pages of 100,000 entries made as JSON first took twice as long.
   const std::vector<std::size_t>& list = domain_lists_.at(domain);
-  const std::size_t begin = std::min((page - 1) * kDomainPageSize, list.size());
-  const std::size_t end = std::min(begin + kDomainPageSize, list.size());
   MustacheData groups = list_data();
   reserve(groups, end - begin);  // at most a group per entry
   std::optional<MustacheData> entries;

@@ -72,7 +72,7 @@ class SiteModel {
   std::string entry_key(std::size_t record) const;
   // The key of the entry page in `language` of the record whose entry_key is `entry_key`: the
   // same key makes the same page. "" for "".
-  std::string entry_page_key(const std::string& entry_key, const Language& language) const;
+  static std::string entry_page_key(const std::string& entry_key, const Language& language);
 
   const SiteConfig& config() const { return config_; }
   const std::vector<Language>& languages() const { return languages_; }
@@ -141,6 +141,12 @@ class SiteModel {
     std::vector<Link> leads_to, preceded_by, confused_with;
   };
   void add_relations();
+  // Page `page` of the domain's list (clamped to its pages): its number, the domain's page
+  // count and the positions [begin, end) of its records in domain_lists_.
+  struct DomainSlice {
+    std::size_t page, pages, begin, end;
+  };
+  DomainSlice domain_slice(const std::string& domain, std::size_t page) const;
   // The position of `language` in languages().
   std::size_t language_index(const Language& language) const;
   // The base language's html_lang, which marks the texts a page shows untranslated.
