@@ -410,7 +410,8 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
     memo = stored ? BreadthMemo::from_json(*stored) : std::nullopt;
     if (!memo) memo.emplace();
   }
-  build_site(model, templates, out.tree, options.progress, &benign, memo ? &*memo : nullptr);
+  build_site(model, templates, out.tree, options.progress, &benign, memo ? &*memo : nullptr,
+             options.cache);
   if (memo) options.cache->store_site_figures(memo->to_json());
   if (options.progress) options.progress->clear();
   phase.emplace("link check");

@@ -27,6 +27,7 @@ constexpr char kSiteFiguresName[] = "site-figures";
 constexpr char kLastLoadName[] = "last-load";
 constexpr char kFileStampsName[] = "file-stamps";
 constexpr char kRecordsFolder[] = "records";
+constexpr char kSearchFolder[] = "search-index";
 
 // The document of the CBOR `bytes`, as json::from_cbor reads it, less its copy: from_cbor
 // returns `ok ? result : discarded`, which copies every document it read (half the time of
@@ -110,6 +111,7 @@ ParseCache::ParseCache(const std::string& root, std::string_view salt) {
   used_.insert(kLastLoadName);
   used_.insert(kFileStampsName);
   used_.insert(kRecordsFolder);
+  used_.insert(kSearchFolder);
 }
 
 // From the content's digest, not the content: the loader has that already (hashing the text
@@ -213,6 +215,21 @@ void ParseCache::store_file_stamps(std::string_view text) {
 std::optional<json> ParseCache::find_site_figures() const { return find_named(kSiteFiguresName); }
 
 void ParseCache::store_site_figures(const json& figures) { store_named(kSiteFiguresName, figures); }
+
+std::optional<std::string> ParseCache::find_search_index(const std::string& code) const {
+  if (folder_.empty()) return std::nullopt;
+  return read_whole_file(fs::path(folder_) / kSearchFolder / code);
+}
+
+void ParseCache::store_search_index(const std::string& code, const Writer& write) {
+  if (folder_.empty()) return;
+  const fs::path target = fs::path(folder_) / kSearchFolder / code;
+  if (!replace_file(target.string(), write)) {  // the folder's first index
+    std::error_code error;
+    fs::create_directories(target.parent_path(), error);
+    replace_file(target.string(), write);
+  }
+}
 
 std::optional<std::string> ParseCache::find_record(const std::string& key) const {
   if (folder_.empty()) return std::nullopt;

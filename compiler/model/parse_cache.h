@@ -63,6 +63,11 @@ class ParseCache {
   std::optional<nlohmann::json> find_site_figures() const;
   void store_site_figures(const nlohmann::json& figures);
 
+  // The search index of the last build's site in the language `code` (SearchIndex::store), as
+  // its bytes; `write` writes it.
+  std::optional<std::string> find_search_index(const std::string& code) const;
+  void store_search_index(const std::string& code, const Writer& write);
+
   // What a build made of one entry (its record and what the site reads of it), as bytes stored
   // under a key that names everything they were made from (site/record_cache.h), in a
   // folder of their own. prune_records() removes those this run neither found nor stored, once

@@ -5,8 +5,14 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <ostream>
+#include <span>
 #include <unordered_map>
 
+#include "base/diagnostic.h"
+#include "base/digest.h"
 #include "base/text.h"
 #include "base/utf8.h"
 
@@ -30,7 +36,7 @@ void append_number(std::string& text, std::size_t n) {
 
 // Appends `term` as a JSON string: quoted as it is when it is a word or phrase (no byte to
 // escape), else through nlohmann.
-void append_term(std::string& text, const std::string& term) {
+void append_term(std::string& text, std::string_view term) {
   if (std::ranges::all_of(term, [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ' ';
       })) {
@@ -38,7 +44,7 @@ void append_term(std::string& text, const std::string& term) {
     text += term;
     text += '"';
   } else {
-    text += nlohmann::json(term).dump();
+    text += nlohmann::json(std::string(term)).dump();
   }
 }
 
@@ -113,64 +119,317 @@ std::vector<std::string> search_tokens(std::string_view text) {
   return {views.begin(), views.end()};
 }
 
-void SearchIndex::add(Document document, const std::vector<Field>& fields) {
-  const int doc = static_cast<int>(documents_.size());
-  documents_.push_back(std::move(document));
-  if (field_weights_.empty()) {
-    for (const Field& field : fields) field_weights_.push_back(field.weight);
-    field_tokens_.assign(fields.size(), 0);
+namespace {
+
+constexpr std::string_view kStoredMagic = "kbc search index 1\n";
+
+// Reads what SearchIndex::store wrote, front to back; a read past the end fails, and so does
+// every read after it.
+class StoredReader {
+ public:
+  explicit StoredReader(std::string_view bytes) : rest_(bytes) {}
+  bool ok() const { return ok_; }
+  bool at_end() const { return ok_ && rest_.empty(); }
+  bool text(std::string_view expected) {
+    ok_ = ok_ && rest_.substr(0, expected.size()) == expected;
+    if (ok_) rest_.remove_prefix(expected.size());
+    return ok_;
   }
+  std::uint64_t number() {
+    std::uint64_t n = 0;
+    if (take(&n, sizeof n)) return n;
+    return 0;
+  }
+  template <typename T>
+  bool values(std::vector<T>& out, std::uint64_t count) {
+    if (!ok_ || count > rest_.size() / sizeof(T)) return ok_ = false;
+    out.resize(count);
+    return take(out.data(), count * sizeof(T));
+  }
+  bool bytes(std::string& out, std::uint64_t count) {
+    if (!ok_ || count > rest_.size()) return ok_ = false;
+    out.assign(rest_.substr(0, count));
+    rest_.remove_prefix(count);
+    return true;
+  }
+
+ private:
+  bool take(void* out, std::size_t size) {
+    if (!ok_ || size > rest_.size()) return ok_ = false;
+    if (size) std::memcpy(out, rest_.data(), size);
+    rest_.remove_prefix(size);
+    return true;
+  }
+  std::string_view rest_;
+  bool ok_ = true;
+};
+
+// The bytes of `value`, or of `values`.
+std::string_view bytes_of(const std::uint64_t& value) {
+  return {reinterpret_cast<const char*>(&value), sizeof value};
+}
+template <typename T>
+std::string_view bytes_of(const std::vector<T>& values) {
+  return {reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)};
+}
+
+// Whether `ends` end pieces of `size` bytes in order, the last at its end.
+bool ends_in_order(const std::vector<std::uint32_t>& ends, std::size_t size) {
+  return std::is_sorted(ends.begin(), ends.end()) &&
+         (ends.empty() ? size == 0 : ends.back() == size);
+}
+
+}  // namespace
+
+void SearchIndex::Strings::push_back(std::string_view text) {
+  bytes.append(text);
+  if (bytes.size() > std::numeric_limits<std::uint32_t>::max())
+    throw ToolError("the search index is too large (its terms are over 4 GB)");
+  ends.push_back(static_cast<std::uint32_t>(bytes.size()));
+}
+
+void SearchIndex::set_fields(const std::vector<std::int32_t>& weights) {
+  if (weights.size() >= (std::size_t{1} << kFieldBits))
+    throw ToolError("a search index has at most 255 fields");
+  field_weights_ = weights;
+  field_tokens_.assign(weights.size(), 0);
+}
+
+bool SearchIndex::use_last(std::string_view bytes, std::string_view salt) {
+  // The digest at the end is of the rest: a file damaged anywhere is no index.
+  constexpr std::size_t kDigestSize = 64;
+  if (bytes.size() < kDigestSize || digest_of(bytes.substr(0, bytes.size() - kDigestSize)) !=
+                                        bytes.substr(bytes.size() - kDigestSize))
+    return false;
+  StoredReader in(bytes.substr(0, bytes.size() - kDigestSize));
+  Last last;
+  in.text(kStoredMagic);
+  if (in.number() != salt.size()) return false;
+  in.text(salt);
+  const std::uint64_t docs = in.number(), fields = in.number();
+  if (!in.ok() || fields == 0 || fields >= (std::uint64_t{1} << kFieldBits) ||
+      docs >= (std::uint64_t{1} << (32 - kFieldBits)))
+    return false;
+  in.values(last.field_weights, fields);
+  const auto read_strings = [&in](Strings& strings) {
+    const std::uint64_t count = in.number(), size = in.number();
+    return in.values(strings.ends, count) && in.bytes(strings.bytes, size) &&
+           ends_in_order(strings.ends, strings.bytes.size());
+  };
+  if (!read_strings(last.keys) || last.keys.size() != docs) return false;
+  if (!in.values(last.lengths, docs * fields)) return false;
+  if (!read_strings(last.terms.terms)) return false;
+  const std::uint64_t postings = in.number();
+  in.values(last.terms.ends, last.terms.terms.size());
+  in.values(last.terms.postings, postings);
+  if (!in.at_end() || !ends_in_order(last.terms.ends, postings)) return false;
+  // Everything is checked that the merge and the weights rely on: a damaged file is no index.
+  if (std::ranges::any_of(last.lengths, [](std::int32_t n) { return n < 0; })) return false;
+  for (std::size_t t = 0; t < last.terms.terms.size(); ++t) {
+    if (last.terms.terms[t].empty() || (t && last.terms.terms[t - 1] >= last.terms.terms[t]))
+      return false;
+    const std::size_t begin = t ? last.terms.ends[t - 1] : 0, end = last.terms.ends[t];
+    if (begin == end) return false;
+    for (std::size_t k = begin; k < end; ++k) {
+      const Posting posting = last.terms.postings[k];
+      const std::uint64_t doc = posting >> kFieldBits, field = posting & 0xFF;
+      if (doc >= docs || field >= fields || last.lengths[doc * fields + field] == 0 ||
+          (k > begin && last.terms.postings[k - 1] >= posting))
+        return false;
+    }
+  }
+  last.renumbered.assign(docs, -1);
+  last_ = std::move(last);
+  // Views of the keys where they now are (a short string's bytes move with it).
+  for (std::size_t i = 0; i < last_.keys.size(); ++i) {
+    if (last_.keys[i].empty() || !last_.by_key.emplace(last_.keys[i], i).second) {
+      last_ = Last();
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SearchIndex::reuse(std::string_view key) {
+  const auto it = last_.by_key.find(key);
+  if (it == last_.by_key.end()) return false;
+  const std::size_t old = it->second;
+  if (static_cast<std::int64_t>(old) <= last_.taken) return false;
+  if (field_weights_.empty()) set_fields(last_.field_weights);
+  if (field_weights_ != last_.field_weights) return false;
+  const std::size_t doc = keys_.size(), fields = field_weights_.size();
+  if (doc >= (std::size_t{1} << (32 - kFieldBits)))
+    throw ToolError("a search index has at most 16,777,215 documents");
+  last_.taken = static_cast<std::int64_t>(old);
+  last_.renumbered[old] = static_cast<std::int32_t>(doc);
+  keys_.push_back(key);
+  for (std::size_t f = 0; f < fields; ++f) {
+    lengths_.push_back(last_.lengths[old * fields + f]);
+    field_tokens_[f] += lengths_.back();
+  }
+  return true;
+}
+
+void SearchIndex::add(const std::vector<Field>& fields, std::string_view key) {
+  if (field_weights_.empty()) {
+    std::vector<std::int32_t> weights;
+    for (const Field& field : fields) weights.push_back(field.weight);
+    set_fields(weights);
+  }
+  const std::size_t doc = keys_.size(), count = field_weights_.size();
+  if (doc >= (std::size_t{1} << (32 - kFieldBits)))
+    throw ToolError("a search index has at most 16,777,215 documents");
+  keys_.push_back(key);
+  keyless_ = keyless_ || key.empty();
+  lengths_.resize(lengths_.size() + count, 0);
+  std::int32_t* lengths = lengths_.data() + doc * count;
   // A term's postings are in document and field order, so the last one says whether this
   // document's field has it already: no map per document (100,000 documents made millions of
   // its nodes). Terms are looked up as views: only a new term is copied.
-  const auto take = [&](std::string_view term, int field, int length) {
-    auto it = postings_.find(term);
-    if (it == postings_.end())
-      it = postings_.emplace(std::string(term), std::vector<Posting>()).first;
+  const auto take = [&](std::string_view term, Posting posting) {
+    auto it = added_.find(term);
+    if (it == added_.end()) it = added_.emplace(std::string(term), std::vector<Posting>()).first;
     std::vector<Posting>& list = it->second;
-    if (list.empty() || list.back().doc != doc || list.back().field != field)
-      list.push_back({doc, field, length});
+    if (list.empty() || list.back() != posting) list.push_back(posting);
   };
   std::string& lowered = scratch_.lowered;
   std::string& phrase = scratch_.phrase;
   std::vector<std::string_view>& tokens = scratch_.tokens;
-  for (std::size_t f = 0; f < fields.size() && f < field_weights_.size(); ++f) {
+  for (std::size_t f = 0; f < fields.size() && f < count; ++f) {
     ascii_lower(fields[f].text, lowered);
     tokens.clear();
     token_views(lowered, tokens);
-    const int length = static_cast<int>(tokens.size());
-    const int field = static_cast<int>(f);
-    field_tokens_[f] += length;
+    const auto posting = static_cast<Posting>(doc << kFieldBits | f);
+    lengths[f] = static_cast<std::int32_t>(tokens.size());
+    field_tokens_[f] += lengths[f];
     if (fields[f].phrases) {
       for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
         if (!is_word(tokens[k]) || !is_word(tokens[k + 1])) continue;
         phrase.assign(tokens[k]).append(" ").append(tokens[k + 1]);
-        take(phrase, field, length);
+        take(phrase, posting);
       }
     }
-    for (const std::string_view token : tokens) take(token, field, length);
+    for (const std::string_view token : tokens) take(token, posting);
   }
 }
 
-int SearchIndex::weight(const Posting& posting) const {
-  constexpr double kK1 = 1.2, kB = 0.75;
-  const double average =
-      std::max(1.0, field_tokens_[posting.field] / static_cast<double>(documents_.size()));
-  const double norm = (kK1 + 1) / (1 + kK1 * (1 - kB + kB * posting.length / average));
-  return static_cast<int>(std::lround(10 * field_weights_[posting.field] * norm));
-}
-
-void SearchIndex::each_file(
-    std::string_view language,
-    const std::function<void(std::string path, std::string content)>& put) const {
-  for (std::size_t first = 0; first < documents_.size(); first += kDocChunk) {
-    nlohmann::ordered_json chunk = nlohmann::ordered_json::array();
-    for (std::size_t i = first; i < std::min(documents_.size(), first + kDocChunk); ++i) {
-      const Document& d = documents_[i];
-      chunk.push_back({d.url, d.title, d.code, d.id, d.domain, d.snippet});
+void SearchIndex::finish() {
+  if (finished_) return;
+  finished_ = true;
+  using Item = std::pair<const std::string, std::vector<Posting>>;
+  std::vector<Item*> added;
+  added.reserve(added_.size());
+  std::size_t count = last_.terms.postings.size();
+  for (Item& item : added_) {
+    added.push_back(&item);
+    count += item.second.size();
+  }
+  std::sort(added.begin(), added.end(),
+            [](const Item* a, const Item* b) { return a->first < b->first; });
+  if (count > std::numeric_limits<std::uint32_t>::max())
+    throw ToolError("the search index is too large (over 4 billion postings)");
+  terms_.postings.reserve(count);
+  // The last index's terms and the added ones, both sorted, merged; and for a term in both, its
+  // postings, both in document order: the reused documents' renumbered (their order kept),
+  // the others' dropped.
+  const Terms& old = last_.terms;
+  const std::vector<std::int32_t>& renumbered = last_.renumbered;
+  const std::vector<Posting> none;
+  std::size_t a = 0, o = 0;
+  while (a < added.size() || o < old.terms.size()) {
+    const std::string_view old_term = o < old.terms.size() ? old.terms[o] : std::string_view();
+    const int order = a == added.size()       ? 1
+                      : o == old.terms.size() ? -1
+                                              : std::string_view(added[a]->first).compare(old_term);
+    const std::vector<Posting>& fresh = order <= 0 ? added[a]->second : none;
+    std::size_t k = 0, end = 0;
+    if (order >= 0) {
+      k = o ? old.ends[o - 1] : 0;
+      end = old.ends[o];
     }
-    put("search/d" + std::to_string(first / kDocChunk) + ".json", chunk.dump() + "\n");
+    const std::size_t before = terms_.postings.size();
+    std::size_t f = 0;
+    for (; k < end; ++k) {
+      const Posting posting = old.postings[k];
+      const std::int32_t doc = renumbered[posting >> kFieldBits];
+      if (doc < 0) continue;
+      const auto moved = static_cast<Posting>(doc) << kFieldBits | (posting & 0xFF);
+      for (; f < fresh.size() && fresh[f] < moved; ++f) terms_.postings.push_back(fresh[f]);
+      terms_.postings.push_back(moved);
+    }
+    for (; f < fresh.size(); ++f) terms_.postings.push_back(fresh[f]);
+    if (terms_.postings.size() > before) {
+      terms_.terms.push_back(order <= 0 ? std::string_view(added[a]->first) : old_term);
+      terms_.ends.push_back(static_cast<std::uint32_t>(terms_.postings.size()));
+    }
+    if (order <= 0) std::vector<Posting>().swap(added[a++]->second);
+    if (order >= 0) ++o;
   }
+  added_.clear();
+  last_ = Last();
+}
+
+std::string SearchIndex::document_chunk(const std::vector<Document>& documents) {
+  nlohmann::ordered_json chunk = nlohmann::ordered_json::array();
+  for (const Document& d : documents)
+    chunk.push_back({d.url, d.title, d.code, d.id, d.domain, d.snippet});
+  return chunk.dump() + "\n";
+}
+
+bool SearchIndex::store(std::ostream& out, std::string_view salt) const {
+  if (keyless_ || !finished_) return false;
+  std::vector<std::string_view> pieces;
+  std::vector<std::uint64_t> numbers;
+  numbers.reserve(8);  // never moved: pieces view them
+  const auto number = [&](std::uint64_t n) {
+    numbers.push_back(n);
+    pieces.push_back(bytes_of(numbers.back()));
+  };
+  pieces.push_back(kStoredMagic);
+  number(salt.size());
+  pieces.push_back(salt);
+  number(keys_.size());
+  number(field_weights_.size());
+  pieces.push_back(bytes_of(field_weights_));
+  for (const Strings* strings : {&keys_, &terms_.terms}) {
+    number(strings->size());
+    number(strings->bytes.size());
+    pieces.push_back(bytes_of(strings->ends));
+    pieces.push_back(strings->bytes);
+    if (strings == &keys_) pieces.push_back(bytes_of(lengths_));
+  }
+  number(terms_.postings.size());
+  pieces.push_back(bytes_of(terms_.ends));
+  pieces.push_back(bytes_of(terms_.postings));
+  for (const std::string_view piece : pieces)
+    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+  out << Digest().add(pieces).hex();  // what use_last checks the rest by
+  return static_cast<bool>(out);
+}
+
+std::vector<std::vector<int>> SearchIndex::weight_table() const {
+  const std::size_t fields = field_weights_.size();
+  std::vector<std::vector<int>> weights(fields);
+  for (std::size_t i = 0; i < lengths_.size(); ++i) {
+    std::vector<int>& table = weights[i % fields];
+    table.resize(std::max<std::size_t>(table.size(), lengths_[i] + 1));
+  }
+  for (std::size_t f = 0; f < fields; ++f) {
+    constexpr double kK1 = 1.2, kB = 0.75;
+    const double average =
+        std::max(1.0, static_cast<double>(field_tokens_[f]) / static_cast<double>(keys_.size()));
+    for (std::size_t length = 0; length < weights[f].size(); ++length) {
+      const int n = static_cast<int>(length);
+      const double norm = (kK1 + 1) / (1 + kK1 * (1 - kB + kB * n / average));
+      weights[f][length] = static_cast<int>(std::lround(10 * field_weights_[f] * norm));
+    }
+  }
+  return weights;
+}
+
+void SearchIndex::each_file(std::string_view language,
+                            const std::function<void(std::string path, std::string content)>& put) {
+  finish();
   nlohmann::ordered_json shards = nlohmann::ordered_json::array();
   std::string shard;
   const auto end_shard = [&] {
@@ -178,15 +437,11 @@ void SearchIndex::each_file(
     put("search/t" + std::to_string(shards.size() - 1) + ".json", shard + "}\n");
     shard.clear();
   };
-  std::vector<const std::pair<const std::string, std::vector<Posting>>*> terms;
-  terms.reserve(postings_.size());
-  for (const auto& item : postings_) terms.push_back(&item);
-  std::sort(terms.begin(), terms.end(),
-            [](const auto* a, const auto* b) { return a->first < b->first; });
+  const std::size_t fields = field_weights_.size();
+  const std::vector<std::vector<int>> weights = weight_table();
   std::vector<std::pair<int, int>> best;
-  for (const auto* item : terms) {  // byte order, which search.js bisects
-    const std::string& term = item->first;
-    const std::vector<Posting>& list = item->second;
+  for (std::size_t t = 0; t < terms_.terms.size(); ++t) {  // byte order, which search.js bisects
+    const std::string_view term = terms_.terms[t];
     if (shard.size() >= kShardBytes) end_shard();
     if (shard.empty()) {
       shards.push_back(term);
@@ -195,10 +450,13 @@ void SearchIndex::each_file(
       shard += ",";
     }
     best.clear();  // (doc, weight), one per document
-    for (const Posting& posting : list) {
-      const int w = weight(posting);
-      if (best.empty() || best.back().first != posting.doc)
-        best.emplace_back(posting.doc, w);
+    for (std::size_t k = t ? terms_.ends[t - 1] : 0; k < terms_.ends[t]; ++k) {
+      const Posting posting = terms_.postings[k];
+      const int doc = static_cast<int>(posting >> kFieldBits);
+      const std::size_t field = posting & 0xFF;
+      const int w = weights[field][lengths_[doc * fields + field]];
+      if (best.empty() || best.back().first != doc)
+        best.emplace_back(doc, w);
       else
         best.back().second = std::max(best.back().second, w);
     }
@@ -210,7 +468,7 @@ void SearchIndex::each_file(
   nlohmann::ordered_json meta;
   meta["version"] = 2;
   meta["lang"] = language;
-  meta["docs"] = documents_.size();
+  meta["docs"] = keys_.size();
   meta["doc_chunk"] = kDocChunk;
   meta["max_postings"] = kMaxPostings;
   meta["shards"] = std::move(shards);

@@ -1,7 +1,9 @@
 #include "site/site_builder.h"
 
 #include <optional>
+#include <ostream>
 
+#include "base/digest.h"
 #include "base/parallel.h"
 #include "base/text.h"
 #include "base/timings.h"
@@ -23,28 +25,63 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 // The files of the language's search index (search_index.h), put in `tree` as each is made.
+// The documents of a language's search index (search/d<k>.json), a chunk at a time: with `salt`
+// (search index keys), a chunk the output holds from the same records is reused.
+void add_search_documents(const SiteModel& model, const Language& language, const std::string& salt,
+                          OutputTree& tree) {
+  const std::string folder = "site/" + language.code + "/search/";
+  for (std::size_t first = 0; first < model.size(); first += SearchIndex::kDocChunk) {
+    const std::size_t end = std::min(model.size(), first + SearchIndex::kDocChunk);
+    const std::string path =
+        folder + "d" + std::to_string(first / SearchIndex::kDocChunk) + ".json";
+    std::string key;
+    if (!salt.empty()) {
+      Digest digest;
+      digest.add("search documents 1").add(salt).add(end - first);
+      for (std::size_t i = first; i < end; ++i) digest.add(model.record_digest(i));
+      key = digest.hex();
+      if (tree.reuse(path, key)) continue;
+    }
+    std::vector<SearchIndex::Document> documents;
+    for (std::size_t i = first; i < end; ++i) {
+      const RecordRow& r = model.row(i);
+      documents.push_back({site_entry_path("", r.id).substr(1), model.title(i, language).text,
+                           r.error_code, r.id, r.domain,
+                           first_sentence(model.root_cause(i, language), 160)});
+    }
+    tree.add(path, SearchIndex::document_chunk(documents), key);
+  }
+}
+
+// The search index of a language. With a cache, the last build's index is updated: the records
+// it held with the same digest keep their postings (search_index.h); and a chunk of its
+// documents is reused when the output holds it from the same records.
 void add_search_index(const SiteModel& model, const Language& language, const json& strings,
-                      OutputTree& tree) {
+                      OutputTree& tree, ParseCache* cache) {
   SearchIndex index;
+  std::string salt;
+  if (!model.site_digest().empty()) {
+    salt = Digest().add("search index 1").add(model.site_digest()).add(language.code).hex();
+    const std::optional<std::string> last =
+        cache ? cache->find_search_index(language.code) : std::nullopt;
+    if (last) index.use_last(*last, salt);
+  }
   for (std::size_t i = 0; i < model.size(); ++i) {
+    const std::string& key = model.record_digest(i);
+    if (!salt.empty() && !key.empty() && index.reuse(key)) continue;
     const RecordRow& r = model.row(i);
-    const std::string& id = r.id;
     std::string keywords;
     for (const std::vector<std::string>* words : {&r.tags, &r.aliases}) {
       for (const std::string& word : *words) keywords += word + " ";
     }
     const std::string title = model.title(i, language).text;
     const std::string& root_cause = model.root_cause(i, language);
-    const std::string& code = r.error_code;
-    const std::string& domain = r.domain;
     std::vector<SearchIndex::Field> fields = {
-        {code, 10, true},    {title, 8, true},   {r.signature, 8, true}, {id, 6, false},
-        {keywords, 5, true}, {domain, 2, false}, {root_cause, 1, false}};
+        {r.error_code, 10, true}, {title, 8, true},     {r.signature, 8, true}, {r.id, 6, false},
+        {keywords, 5, true},      {r.domain, 2, false}, {root_cause, 1, false}};
     // Readers of a translation search the base language's root cause too.
     if (!language.base) fields.push_back({r.root_causes.front(), 1, false});
-    index.add({site_entry_path("", id).substr(1), title, code, id, domain,
-               first_sentence(root_cause, 160)},
-              fields);
+    index.add(fields, key);
   }
   if (const auto it = strings.find("search_glossary"); it != strings.end() && it->is_object()) {
     std::map<std::string, std::string> glossary;
@@ -53,10 +90,14 @@ void add_search_index(const SiteModel& model, const Language& language, const js
     }
     index.set_glossary(std::move(glossary));
   }
-  const std::string folder = "site/" + language.code + "/";
+  add_search_documents(model, language, salt, tree);
   index.each_file(language.code, [&](const std::string& path, std::string content) {
-    tree.add(folder + path, std::move(content));
+    tree.add("site/" + language.code + "/" + path, std::move(content));
   });
+  if (cache && !salt.empty()) {
+    cache->store_search_index(language.code,
+                              [&](std::ostream& out) { return index.store(out, salt); });
+  }
 }
 
 }  // namespace
@@ -240,7 +281,7 @@ void add_list_pages(const SiteModel& model, const Language& language, const json
 // 400 MB at 100,000 entries).
 void add_list_files(const SiteModel& model, const TemplateSet& templates,
                     const std::vector<json>& strings, OutputTree& tree,
-                    const std::vector<BenignLine>* benign, BreadthMemo* memo,
+                    const std::vector<BenignLine>* benign, BreadthMemo* memo, ParseCache* cache,
                     std::vector<std::vector<DomainPage>>& reused) {
   const auto& languages = model.languages();
   const std::size_t count = languages.size();
@@ -255,7 +296,7 @@ void add_list_files(const SiteModel& model, const TemplateSet& templates,
         PageRenderer renderer(templates, languages, strings);
         for (std::size_t k = begin; k < end; ++k) {
           if (k < count) {
-            add_search_index(model, languages[k], strings[k], tree);
+            add_search_index(model, languages[k], strings[k], tree, cache);
           } else if (k < count + maps) {
             const SitemapFile file = sitemap->file(k - count);
             tree.add("site/" + file.path, renderer.file(file.template_name, file.model));
@@ -324,7 +365,8 @@ json root_not_found_page(const SiteModel& model, const std::vector<json>& string
 }  // namespace
 
 void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
-                Progress* progress, const std::vector<BenignLine>* benign, BreadthMemo* memo) {
+                Progress* progress, const std::vector<BenignLine>* benign, BreadthMemo* memo,
+                ParseCache* cache) {
   const auto add = [&tree](const std::string& path, std::string content) {
     tree.add("site/" + path, std::move(content));
   };
@@ -338,7 +380,7 @@ void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree
   std::vector<std::vector<DomainPage>> reused;  // the domain pages reused, per language
   {
     const Phase phase("other pages and indexes");
-    add_list_files(model, templates, strings, tree, benign, memo, reused);
+    add_list_files(model, templates, strings, tree, benign, memo, cache, reused);
   }
   PageRenderer renderer(templates, model.languages(), strings);
   add("index.html", renderer.file("root.html", root_page(model)));

@@ -13,6 +13,7 @@
 #include "base/output_tree.h"
 #include "base/progress.h"
 #include "match/benign_corpus.h"
+#include "model/parse_cache.h"
 #include "render/templates.h"
 #include "site/match_figures.h"
 #include "site/site_model.h"
@@ -23,10 +24,11 @@ namespace kbc {
 // copies from its own output.
 // `benign`: the benign corpus the paste box's breadth figures are measured on (kbc's and the
 // knowledge base's); `memo`: what the last build measured of them, and then this one
-// (match_figures.h).
+// (match_figures.h); `cache`: where the last build's search indexes are, updated rather than
+// made again, and then this one's (search_index.h).
 void build_site(const SiteModel& model, const TemplateSet& templates, OutputTree& tree,
                 Progress* progress = nullptr, const std::vector<BenignLine>* benign = nullptr,
-                BreadthMemo* memo = nullptr);
+                BreadthMemo* memo = nullptr, ParseCache* cache = nullptr);
 
 // site/<lang>/match.json, what the paste box (site/assets/match.js) needs to match and rank a
 // pasted text as `kbc match` does (matcher.h, rank.h), one array per built entry, in id order:

@@ -73,6 +73,12 @@ class SiteModel {
   // The key of the entry page in `language` of the record whose entry_key is `entry_key`: the
   // same key makes the same page. "" for "".
   static std::string entry_page_key(const std::string& entry_key, const Language& language);
+  // The digests set_digests gave: the site's, and record i's JSON's; "" without.
+  const std::string& site_digest() const { return site_digest_; }
+  const std::string& record_digest(std::size_t record) const {
+    static const std::string none;
+    return record < record_digests_.size() ? record_digests_[record] : none;
+  }
 
   const SiteConfig& config() const { return config_; }
   const std::vector<Language>& languages() const { return languages_; }

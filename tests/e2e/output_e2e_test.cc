@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
@@ -211,6 +212,55 @@ TEST_CASE("records taken from the cache are the records a build without it makes
   CHECK(tree_snapshot(kb.root / "cached") == tree_snapshot(kb.root / "fresh"));
   CHECK(read(kb.root / "cached/api/cuda/cudnn-bn-epsilon-too-small.json").find("Again. Edited.") !=
         std::string::npos);
+}
+
+TEST_CASE("a search index updated from the last build's is the one a build without it makes") {
+  TempKb kb;
+  const std::string url = " --base-url https://kb.example/";
+  const auto build = [&](const std::string& options, const std::string& out) {
+    const Run run = kbc("build " + options + kb.arg() + " --out " + (kb.root / out).string() + url);
+    INFO(run.output);
+    REQUIRE(run.status == 0);
+  };
+  const auto search_files = [&](const std::string& out) {
+    std::map<std::string, std::string> files;
+    for (const auto& [path, bytes] : tree_snapshot(kb.root / out)) {
+      if (path.find("/search/") != std::string::npos) files[path] = bytes;
+    }
+    return files;
+  };
+  build("", "cached");
+  std::vector<fs::path> stored;
+  for (const auto& item : fs::recursive_directory_iterator(kb.root / ".kbc-cache")) {
+    if (item.path().parent_path().filename() == "search-index") stored.push_back(item.path());
+  }
+  CHECK(stored.size() == 2);  // en, zh
+  // An entry edited and one added (its documents after it are numbered anew), then removed.
+  edit_seed_entry(kb, "Searchable zebra words.");
+  write_extra_entry(kb);
+  build("", "cached");
+  build("--no-cache ", "fresh");
+  CHECK(search_files("cached") == search_files("fresh"));
+  CHECK(search_files("cached").size() > 4);
+  const auto files = search_files("cached");
+  CHECK(std::ranges::any_of(files, [](const auto& file) {
+    return file.first.starts_with("site/en/search/t") &&
+           file.second.find("\"zebra\":[1,") != std::string::npos;
+  }));
+  fs::remove(kb.root / "entries/cuda/extra-entry-copy.yaml");
+  build("", "cached");
+  build("--no-cache ", "fresh");
+  CHECK(search_files("cached") == search_files("fresh"));
+  // A damaged stored index is not used.
+  for (const fs::path& path : stored) {
+    const std::string bytes = read(path);
+    REQUIRE(bytes.size() > 200);
+    write(path, bytes.substr(0, 100) + "x" + bytes.substr(101));
+  }
+  edit_seed_entry(kb, "Again.");
+  build("", "cached");
+  build("--no-cache ", "fresh");
+  CHECK(search_files("cached") == search_files("fresh"));
 }
 
 TEST_CASE("an edit rewrites that entry's files and the pages that list it, nothing else") {

@@ -5,7 +5,9 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "mustache_at.h"
@@ -77,7 +79,7 @@ TEST_CASE("the search tokenizer follows the shared cases that search.js is held 
 namespace {
 
 // The files of a search index, parsed, by path.
-std::map<std::string, json> index_files(const kbc::SearchIndex& index, const char* language) {
+std::map<std::string, json> index_files(kbc::SearchIndex& index, const char* language) {
   std::map<std::string, json> files;
   index.each_file(language, [&files](const std::string& path, const std::string& text) {
     CHECK(files.count(path) == 0);  // each file once
@@ -90,18 +92,14 @@ std::map<std::string, json> index_files(const kbc::SearchIndex& index, const cha
 
 TEST_CASE("the search index keeps each token's best weight, with phrases, in sorted shards") {
   kbc::SearchIndex index;
-  index.add({"entries/a/x.html", "Alpha beta", "", "a/x", "cuda", ""},
-            {{"alpha beta", 8, true}, {"beta", 1}, {"", 2}});
-  index.add({"entries/a/y.html", "批量", "CODE", "a/y", "cuda", ""},
-            {{"", 8, true}, {"批量归一 gamma delta", 1}, {"alpha", 2}});
+  index.add({{"alpha beta", 8, true}, {"beta", 1}, {"", 2}});
+  index.add({{"", 8, true}, {"批量归一 gamma delta", 1}, {"alpha", 2}});
   const auto files = index_files(index, "zh");
-  REQUIRE(files.size() == 3);  // meta, one shard, one chunk of documents
+  REQUIRE(files.size() == 2);  // meta, one shard
   const json& meta = files.at("search/meta.json");
   CHECK(meta["lang"] == "zh");
   CHECK(meta["docs"] == 2);
   CHECK(meta["shards"] == json::array({"alpha"}));
-  CHECK(files.at("search/d0.json")[1] ==
-        json::array({"entries/a/y.html", "批量", "CODE", "a/y", "cuda", ""}));
   const json& terms = files.at("search/t0.json");
   // df, then doc and weight: 10 x the field's weight, more for a short field, less for a long
   // one (BM25F with the field's average length); the best field counts.
@@ -122,6 +120,12 @@ TEST_CASE("the search index keeps each token's best weight, with phrases, in sor
   std::vector<std::string> keys;
   for (const auto& [key, value] : terms.items()) keys.push_back(key);
   CHECK(std::is_sorted(keys.begin(), keys.end()));
+  CHECK(json::parse(kbc::SearchIndex::document_chunk(
+            {{"entries/a/x.html", "Alpha beta", "", "a/x", "cuda", ""},
+             {"entries/a/y.html", "批量", "CODE", "a/y", "cuda", "Why \"so\"."}})) ==
+        json::array(
+            {json::array({"entries/a/x.html", "Alpha beta", "", "a/x", "cuda", ""}),
+             json::array({"entries/a/y.html", "批量", "CODE", "a/y", "cuda", "Why \"so\"."})}));
 }
 
 TEST_CASE(
@@ -130,15 +134,12 @@ TEST_CASE(
   std::vector<std::string> words;
   for (int i = 0; i < 3000; ++i) words.push_back("word" + std::to_string(i) + " common");
   words[2999] = "common";  // shorter than the others: the best weight
-  for (int i = 0; i < 3000; ++i) {
-    index.add({"entries/x.html", "t", "", "x", "d", ""}, {{words[i], 1}, {i % 2 ? "odd" : "", 1}});
-  }
+  for (int i = 0; i < 3000; ++i) index.add({{words[i], 1}, {i % 2 ? "odd" : "", 1}});
   const auto files = index_files(index, "en");
   const json& meta = files.at("search/meta.json");
   const std::size_t shards = meta["shards"].size();
   CHECK(shards > 1);
-  CHECK(files.count("search/d93.json"));  // 3000 documents, 32 a chunk
-  CHECK_FALSE(files.count("search/d94.json"));
+  CHECK(files.size() == shards + 1);
   std::size_t terms = 0;
   for (std::size_t k = 0; k < shards; ++k) {
     const json& shard = files.at("search/t" + std::to_string(k) + ".json");
@@ -153,6 +154,147 @@ TEST_CASE(
     }
   }
   CHECK(terms == 2999 + 2);  // word<i>, common, odd
+}
+
+namespace {
+
+// A document of the update tests: its key and its fields' texts.
+struct IndexedDocument {
+  std::string key;
+  std::vector<std::string> texts;
+};
+
+std::vector<kbc::SearchIndex::Field> fields_of(const IndexedDocument& document) {
+  std::vector<kbc::SearchIndex::Field> fields;
+  for (std::size_t f = 0; f < document.texts.size(); ++f)
+    fields.push_back({document.texts[f], static_cast<int>(f) + 1, f == 0});
+  return fields;
+}
+
+// The index of `documents` made anew, and its files; its stored form in `stored`.
+std::map<std::string, std::string> made_index(const std::vector<IndexedDocument>& documents,
+                                              std::string* stored = nullptr) {
+  kbc::SearchIndex index;
+  for (const IndexedDocument& document : documents) index.add(fields_of(document), document.key);
+  std::map<std::string, std::string> files;
+  index.each_file("en", [&files](std::string path, std::string text) { files[path] = text; });
+  if (stored) {
+    std::ostringstream out;
+    REQUIRE(index.store(out, "salt"));
+    *stored = out.str();
+  }
+  return files;
+}
+
+// The same, updated from `last` (a stored index): the documents it held are reused, and
+// counted in `reused`; the stored form of the result in `stored`.
+std::map<std::string, std::string> updated_index(const std::vector<IndexedDocument>& documents,
+                                                 const std::string& last, std::size_t& reused,
+                                                 std::string* stored = nullptr) {
+  kbc::SearchIndex index;
+  REQUIRE(index.use_last(last, "salt"));
+  reused = 0;
+  for (const IndexedDocument& document : documents) {
+    if (index.reuse(document.key))
+      ++reused;
+    else
+      index.add(fields_of(document), document.key);
+  }
+  std::map<std::string, std::string> files;
+  index.each_file("en", [&files](std::string path, std::string text) { files[path] = text; });
+  if (stored) {
+    std::ostringstream out;
+    REQUIRE(index.store(out, "salt"));
+    *stored = out.str();
+  }
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("a search index updated from the last one is the index made anew") {
+  std::mt19937 random(31);
+  const auto pick = [&random](std::size_t n) {
+    return std::uniform_int_distribution<std::size_t>(0, n - 1)(random);
+  };
+  const std::vector<std::string> words = {"cuda", "out",   "of", "memory", "批量",   "归一化",
+                                          "bad",  "param", "x1", "rocm",   "driver", "错误"};
+  int made = 0;
+  const auto document = [&] {
+    IndexedDocument d{"k" + std::to_string(made++), {}};
+    for (int f = 0; f < 3; ++f) {
+      std::string text;
+      for (std::size_t n = pick(6); n > 0; --n) text += words[pick(words.size())] + " ";
+      if (pick(4) == 0) text += "w" + std::to_string(made) + " ";  // a term of its own
+      d.texts.push_back(text);
+    }
+    return d;
+  };
+  std::vector<IndexedDocument> documents;
+  for (int i = 0; i < 200; ++i) documents.push_back(document());
+  std::string stored;
+  made_index(documents, &stored);
+  for (int round = 0; round < 30; ++round) {
+    // Edits as a knowledge base has them: entries changed, removed, added anywhere, moved.
+    std::vector<IndexedDocument> next = documents;
+    for (std::size_t n = pick(4); n > 0; --n) next[pick(next.size())] = document();
+    for (std::size_t n = pick(3); n > 0; --n) next.erase(next.begin() + pick(next.size()));
+    for (std::size_t n = pick(3); n > 0; --n)
+      next.insert(next.begin() + pick(next.size() + 1), document());
+    // Two documents swapped: those between them are made again (a knowledge base's are in id
+    // order, so a moved entry is one removed and one added).
+    const bool swapped = round % 5 == 4;
+    if (swapped) std::swap(next[pick(next.size())], next[pick(next.size())]);
+    std::size_t reused = 0;
+    std::string next_stored;
+    const auto updated = updated_index(next, stored, reused, &next_stored);
+    CHECK(updated == made_index(next));
+    if (!swapped) CHECK(reused + 6 >= next.size());  // 3 changed and 2 added, at most
+    stored = std::move(next_stored);                 // the next round updates this one
+    documents = std::move(next);
+  }
+  // Every document of another index: none is reused, and the index is still right.
+  std::vector<IndexedDocument> others;
+  for (int i = 0; i < 50; ++i) others.push_back(document());
+  std::size_t reused = 1;
+  CHECK(updated_index(others, stored, reused) == made_index(others));
+  CHECK(reused == 0);
+  // One document, whose key is short enough to live inside its string.
+  const std::vector<IndexedDocument> one = {{"k", {"alpha", "beta", "gamma"}}};
+  made_index(one, &stored);
+  CHECK(updated_index(one, stored, reused) == made_index(one));
+  CHECK(reused == 1);
+}
+
+TEST_CASE("a damaged or foreign stored search index is not used") {
+  std::vector<IndexedDocument> documents;
+  for (int i = 0; i < 40; ++i) {
+    documents.push_back(
+        {"k" + std::to_string(i), {"alpha w" + std::to_string(i), "beta 批量", "gamma"}});
+  }
+  std::string stored;
+  made_index(documents, &stored);
+  kbc::SearchIndex index;
+  CHECK_FALSE(index.use_last(stored, "another salt"));
+  CHECK_FALSE(index.use_last("", "salt"));
+  CHECK_FALSE(index.use_last("kbc search index 1\n", "salt"));
+  // Cut anywhere: never taken.
+  for (std::size_t size = 0; size < stored.size(); size += 7)
+    CHECK_FALSE(kbc::SearchIndex().use_last(std::string_view(stored).substr(0, size), "salt"));
+  CHECK_FALSE(kbc::SearchIndex().use_last(stored + "x", "salt"));
+  // Any byte changed: never taken (the digest at its end).
+  for (std::size_t at = 0; at < stored.size(); ++at) {
+    std::string damaged = stored;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x5A);
+    CHECK_FALSE(kbc::SearchIndex().use_last(damaged, "salt"));
+  }
+  CHECK(kbc::SearchIndex().use_last(stored, "salt"));
+  // A document added without a key: nothing to store.
+  kbc::SearchIndex keyless;
+  keyless.add({{"alpha", 1}});
+  keyless.each_file("en", [](std::string, std::string) {});
+  std::ostringstream out;
+  CHECK_FALSE(keyless.store(out, "salt"));
 }
 
 kbc::SiteConfig config_with(std::string title, std::string base_url) {
