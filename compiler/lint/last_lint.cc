@@ -3,11 +3,27 @@
 #include <limits>
 #include <ostream>
 
+#include "base/digest.h"
+#include "lint/regex_pool.h"
+#include "lint/rule.h"
 #include "model/parse_cache.h"
 
 namespace kbc {
 
 using nlohmann::json;
+
+std::string LastLint::regex_digest(const Entry& entry) {
+  const std::optional<std::string_view> pattern = regex_of(entry);
+  return pattern ? Digest().add("regex 1").add(*pattern).hex() : "";
+}
+
+std::string LastLint::texts_digest(const Entry& entry) {
+  Digest digest;
+  digest.add("own texts 1");
+  for (const std::string& pointer : own_text_pointers(entry))
+    digest.add(pointer).add(entry.text(pointer));
+  return digest.hex();
+}
 
 json LastLint::findings_json() const {
   return {{"digest", digest}, {"benign", benign}, {"findings", diagnostics_to_json(findings)}};
@@ -49,9 +65,9 @@ namespace {
 json entry_facts_json(const LastLint::EntryFacts& entry) {
   json hits = json::array();
   for (const auto& [owner, pointer] : entry.hits) hits.push_back({owner, pointer});
-  return {entry.digest,      entry.compiled,          entry.atoms,
-          entry.clauses,     std::move(hits),         entry.benign_lines,
-          entry.some_benign, entry.winner_candidates, entry.winner};
+  return {entry.digest,    entry.compiled,     entry.atoms,       entry.clauses,
+          std::move(hits), entry.benign_lines, entry.some_benign, entry.winner_candidates,
+          entry.winner,    entry.regex,        entry.texts};
 }
 
 }  // namespace
@@ -188,8 +204,10 @@ class FactsReader : public json::json_sax_t {
   bool binary(binary_t&) override { return false; }
   bool string(string_t& value) override {
     if (depth_ == 1 && key_ == "digest") return seen_ |= 1, digest = std::move(value), true;
-    if (depth_ == 3 && (field_ == 0 || field_ == 8)) {
-      (field_ == 0 ? entry_.digest : entry_.winner) = std::move(value);
+    if (depth_ == 3 && (field_ == 0 || field_ >= 8)) {
+      std::string* const fields[] = {&entry_.digest, &entry_.winner, &entry_.regex, &entry_.texts};
+      if (field_ > 10) return false;
+      *fields[field_ == 0 ? 0 : field_ - 7] = std::move(value);
       return ++field_, true;
     }
     if (depth_ == 4 && (field_ == 2 || field_ == 7)) {
@@ -227,7 +245,7 @@ class FactsReader : public json::json_sax_t {
     } else if (depth_ == 4) {
       ++field_;
     } else if (depth_ == 3) {
-      if (field_ != 9) return false;
+      if (field_ != 11) return false;
       entries[key_] = std::move(entry_);
     } else {
       return false;
@@ -259,7 +277,7 @@ class FactsReader : public json::json_sax_t {
   int seen_ = 0;     // its two members, one bit each
   std::string key_;  // the member's name at depth 1, the entry's path below
   LastLint::EntryFacts entry_;
-  int field_ = 0;  // of the entry's nine
+  int field_ = 0;  // of the entry's eleven
   std::vector<std::string> hit_;
 };
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/diagnostic.h"
+#include "model/entry.h"
 
 namespace kbc {
 
@@ -44,7 +45,13 @@ struct LastLint {
     // winner's path ("" for none).
     std::vector<std::string> winner_candidates;
     std::string winner;
+    // Digests of its regex's pattern ("" for none) and of its own texts (own_text_pointers, with
+    // the texts): an edit that keeps one keeps what it matched, or what matched it.
+    std::string regex, texts;
   };
+  // Those two digests of an entry.
+  static std::string regex_digest(const Entry& entry);
+  static std::string texts_digest(const Entry& entry);
 
   std::string digest;    // KnowledgeBase::digest of the files it checked
   std::string benign;    // benign_digest of the benign corpus it matched the regexes against

@@ -173,7 +173,7 @@ LastLint::EntryFacts regex_facts(const Regex& regex) {
 }
 
 // How the last lint's facts are kept for the next one, with `regex` those of its regex
-// (regex_facts).
+// (regex_facts) and its digests.
 void learn(const KnowledgeBase& kb, const std::vector<std::vector<RegexHit>>& hits,
            std::size_t entry, LastLint::EntryFacts regex, const Breadth& breadth,
            const WinnerChoice& choice, LastLint& next) {
@@ -288,6 +288,8 @@ Diagnostics lint_everything(const KnowledgeBase& kb, const std::set<std::string>
       for (std::size_t i = begin; i < end; ++i) {
         if (facts.compiled[i]) regexes[i] = regex_facts(LoneRegex(patterns[i]));
         regexes[i].compiled = facts.compiled[i];
+        regexes[i].regex = LastLint::regex_digest(kb.entries[i]);
+        regexes[i].texts = LastLint::texts_digest(kb.entries[i]);
       }
     });
     for (std::size_t i = 0; i < n; ++i)
@@ -302,34 +304,54 @@ std::size_t text_rank(const std::string& pointer) {
   return pointer.starts_with(kSamples) ? 1 + std::stoul(pointer.substr(kSamples.size())) : 0;
 }
 
+// What the last lint knew of each entry (`before`): its facts when its file is unchanged, else
+// those of the file at its path; and whether its regex and own texts are still what they were.
+struct SinceLast {
+  std::vector<const LastLint::EntryFacts*> before;
+  std::vector<bool> same_regex, same_texts;
+
+  SinceLast(const KnowledgeBase& kb, const LastLint& last,
+            const std::vector<const LastLint::EntryFacts*>& facts)
+      : before(facts), same_regex(facts.size(), true), same_texts(facts.size(), true) {
+    for (std::size_t i = 0; i < facts.size(); ++i) {
+      if (facts[i]) continue;
+      const auto it = last.entries.find(kb.entries[i].path);
+      before[i] = it == last.entries.end() ? nullptr : &it->second;
+      same_regex[i] = before[i] && before[i]->regex == LastLint::regex_digest(kb.entries[i]);
+      same_texts[i] = before[i] && before[i]->texts == LastLint::texts_digest(kb.entries[i]);
+    }
+  }
+};
+
 // The cross-entry hits of every regex, as cross_entry_hits finds them, from the last lint's
-// where neither the regex nor the text changed: a changed regex runs over every unchanged text,
-// and every changed text runs through the pool's prefilter.
+// where neither the regex nor the text changed (in an edited file too): a changed regex runs
+// over every unchanged text, and every changed text runs through the pool's prefilter.
 std::vector<std::vector<RegexHit>> incremental_hits(
-    const KnowledgeBase& kb, const std::vector<const LastLint::EntryFacts*>& facts, RegexPool& pool,
+    const KnowledgeBase& kb, const SinceLast& since, RegexPool& pool,
     const std::map<std::string_view, std::size_t>& by_path) {
   const std::size_t n = kb.entries.size();
   std::vector<std::vector<RegexHit>> hits(n);
   for (std::size_t matcher = 0; matcher < n; ++matcher) {
-    if (const LoneRegex* lone = pool.changed(matcher)) {  // its regex, over every other text
+    if (!since.same_regex[matcher]) {  // its regex, over every other text
+      const LoneRegex* lone = pool.changed(matcher);
       if (!lone->regex()) continue;
-      for (std::size_t owner = 0; owner < n; ++owner) {
-        if (owner == matcher || !facts[owner]) continue;  // a changed owner's texts come below
+      for (std::size_t owner = 0; owner < n; ++owner) {  // a changed text comes below
+        if (owner == matcher || !since.same_texts[owner]) continue;
         for (const std::string& pointer : own_text_pointers(kb.entries[owner])) {
           if (RE2::PartialMatch(kb.entries[owner].text(pointer), *lone->regex()))
             hits[matcher].push_back({owner, pointer});
         }
       }
     } else {  // what it matched last time, among the texts that did not change
-      for (const auto& [path, pointer] : facts[matcher]->hits) {
+      for (const auto& [path, pointer] : since.before[matcher]->hits) {
         const auto owner = by_path.find(path);
-        if (owner != by_path.end() && facts[owner->second])
+        if (owner != by_path.end() && since.same_texts[owner->second])
           hits[matcher].push_back({owner->second, pointer});
       }
     }
   }
   for (std::size_t owner = 0; owner < n; ++owner) {  // the changed texts, through every regex
-    if (facts[owner]) continue;
+    if (since.same_texts[owner]) continue;
     for (const std::string& pointer : own_text_pointers(kb.entries[owner])) {
       for (std::size_t matcher : pool.matching(kb.entries[owner].text(pointer))) {
         if (matcher != owner) hits[matcher].push_back({owner, pointer});
@@ -410,24 +432,26 @@ void unchanged_files(const KnowledgeBase& kb, const std::vector<const LastLint::
       it->second.push_back(&finding);
 }
 
-// The breadth of every regex on the benign corpus: the changed entries' regexes run over it,
-// the others' is the last lint's.
-std::vector<Breadth> incremental_breadth(const KnowledgeBase& kb,
-                                         const std::vector<const LastLint::EntryFacts*>& facts,
+// The breadth of every regex on the benign corpus: the changed regexes run over it, the others'
+// is the last lint's.
+std::vector<Breadth> incremental_breadth(const KnowledgeBase& kb, const SinceLast& since,
                                          const RegexPool& pool,
                                          const std::vector<BenignLine>& benign) {
   const std::size_t n = kb.entries.size();
   std::vector<std::optional<std::string_view>> changed_patterns(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (pool.changed(i) && pool.changed(i)->regex()) changed_patterns[i] = regex_of(kb.entries[i]);
+    if (!since.same_regex[i] && pool.changed(i)->regex())
+      changed_patterns[i] = regex_of(kb.entries[i]);
   }
-  std::vector<Breadth> breadth = benign_breadth(
-      kb, BreadthInputs(kb), RegexIndex(changed_patterns), benign,
-      [&](std::size_t i) { return !facts[i]; }, RegexBreadth::kDirectEntries);
+  std::vector<Breadth> breadth(n);  // without a changed regex, no texts to count it on
+  if (std::find(since.same_regex.begin(), since.same_regex.end(), false) != since.same_regex.end())
+    breadth = benign_breadth(
+        kb, BreadthInputs(kb), RegexIndex(changed_patterns), benign,
+        [&](std::size_t i) { return !since.same_regex[i]; }, RegexBreadth::kDirectEntries);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!facts[i]) continue;
-    breadth[i].benign_lines = facts[i]->benign_lines;
-    breadth[i].some_benign = facts[i]->some_benign;
+    if (!since.same_regex[i]) continue;
+    breadth[i].benign_lines = since.before[i]->benign_lines;
+    breadth[i].some_benign = since.before[i]->some_benign;
   }
   return breadth;
 }
@@ -489,10 +513,11 @@ void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
 
   std::optional<Phase> phase("regexes of the changed entries");
   RegexPool pool(kb, facts);
+  const SinceLast since(kb, *last, facts);
   phase.emplace("cross-entry matches");
   std::map<std::string_view, std::size_t> by_path;
   for (std::size_t i = 0; i < n; ++i) by_path[kb.entries[i].path] = i;
-  const auto hits = incremental_hits(kb, facts, pool, by_path);
+  const auto hits = incremental_hits(kb, since, pool, by_path);
   phase.emplace("signature winners");
   std::vector<WinnerChoice> choices;
   const KnownChoices known = known_choices(kb, facts, pool, by_path);
@@ -503,7 +528,7 @@ void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
 
   phase.emplace("benign corpus");
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
-  const std::vector<Breadth> breadth = incremental_breadth(kb, facts, pool, benign);
+  const std::vector<Breadth> breadth = incremental_breadth(kb, since, pool, benign);
 
   phase.emplace("rules");
   std::vector<const RE2*> compiled(n);
@@ -526,8 +551,10 @@ void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
   reuse_local_findings(last->findings, by_path, facts, next.findings);
   for (std::size_t i = 0; i < n; ++i) {
     const LoneRegex* lone = pool.changed(i);
-    learn(kb, hits, i, lone ? regex_facts(*lone) : regex_facts(*facts[i]), breadth[i], choices[i],
-          next);
+    LastLint::EntryFacts regex = lone ? regex_facts(*lone) : regex_facts(*facts[i]);
+    regex.regex = facts[i] ? facts[i]->regex : LastLint::regex_digest(kb.entries[i]);
+    regex.texts = facts[i] ? facts[i]->texts : LastLint::texts_digest(kb.entries[i]);
+    learn(kb, hits, i, std::move(regex), breadth[i], choices[i], next);
   }
 }
 

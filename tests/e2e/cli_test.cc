@@ -894,6 +894,43 @@ TEST_CASE("a lint after an edit re-checks what the edit changes in other entries
   CHECK(lint_same_as_uncached(kb).status == 1);
 }
 
+// An edited entry whose regex is the same keeps what the regex matched, and one whose signature
+// and samples are the same keeps the regexes that match them (LastLint::EntryFacts::regex,
+// texts): each step must still report what a lint without the cache reports.
+TEST_CASE("a lint after an edit keeps what an unchanged regex or text matched") {
+  TempKb kb;
+  const fs::path cublas = kb.root / "entries/cuda/cublas-status-alloc-failed.yaml";
+  const fs::path execution = kb.root / "entries/cuda/cudnn-execution-failed-nonfinite.yaml";
+  const std::string cublas_text = read(cublas), execution_text = read(execution);
+  const std::string broad = with_line(cublas_text, "regex:", "regex: '(?i)cudnn|CUBLAS'");
+  write(cublas, broad);
+  CHECK(lint_same_as_uncached(kb).output.find("[regex-overlap]") != std::string::npos);
+  // Its file changes, not its regex or texts: its matches are the last lint's.
+  write(cublas, "# a comment\n" + broad);
+  Run run = lint_same_as_uncached(kb);
+  CHECK(run.output.find("[regex-overlap]") != std::string::npos);
+  // Its signature changes, not its regex: another's unchanged regex now matches it.
+  const std::string renamed = with_line(
+      broad, "signature:", "signature: 'RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED'");
+  write(cublas, renamed);
+  const std::string matched =
+      "regex also matches the signature of 'cuda/cublas-status-alloc-failed'";
+  CHECK(lint_same_as_uncached(kb).output.find(matched) != std::string::npos);
+  // The entry whose regex matches it changes around its regex: the match stays.
+  write(execution, execution_text + "# a comment\n");
+  CHECK(lint_same_as_uncached(kb).output.find(matched) != std::string::npos);
+  // Its regex changes, not its texts: the other regexes' matches of them stay, its own go.
+  write(cublas, with_line(renamed, "regex:", "regex: 'CUBLAS_STATUS_ALLOC_FAILED'"));
+  run = lint_same_as_uncached(kb);
+  CHECK(run.output.find(matched) != std::string::npos);
+  // And both at once, in two files.
+  write(cublas, cublas_text);
+  write(execution, execution_text);
+  run = lint_same_as_uncached(kb);
+  CHECK(run.output.find(matched) == std::string::npos);
+  CHECK(run.status == 0);
+}
+
 // An entry whose signature is two lines competes with the regexes that match either line; a lint
 // after an edit reuses the last lint's choice only while no candidate changed and no changed
 // entry joins (lint/signature_winners.cc). The steps change what comes first for it.
