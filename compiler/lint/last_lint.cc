@@ -12,17 +12,28 @@ namespace kbc {
 
 using nlohmann::json;
 
-std::string LastLint::regex_digest(const Entry& entry) {
-  const std::optional<std::string_view> pattern = regex_of(entry);
-  return pattern ? Digest().add("regex 1").add(*pattern).hex() : "";
+namespace {
+
+// The first half of a digest's hex digits, as bytes.
+LastLint::Half half_of(const std::string& hex) {
+  LastLint::Half half{};
+  bytes_of_hex(std::string_view(hex).substr(0, 2 * half.size()), half);
+  return half;
 }
 
-std::string LastLint::texts_digest(const Entry& entry) {
+}  // namespace
+
+LastLint::Half LastLint::regex_digest(const Entry& entry) {
+  const std::optional<std::string_view> pattern = regex_of(entry);
+  return half_of(pattern ? Digest().add("regex 1").add(*pattern).hex() : digest_of("no regex"));
+}
+
+LastLint::Half LastLint::texts_digest(const Entry& entry) {
   Digest digest;
   digest.add("own texts 1");
   for (const std::string& pointer : own_text_pointers(entry))
     digest.add(pointer).add(entry.text(pointer));
-  return digest.hex();
+  return half_of(digest.hex());
 }
 
 json LastLint::findings_json() const {
@@ -65,9 +76,9 @@ namespace {
 json entry_facts_json(const LastLint::EntryFacts& entry) {
   json hits = json::array();
   for (const auto& [owner, pointer] : entry.hits) hits.push_back({owner, pointer});
-  return {entry.digest,    entry.compiled,     entry.atoms,       entry.clauses,
-          std::move(hits), entry.benign_lines, entry.some_benign, entry.winner_candidates,
-          entry.winner,    entry.regex,        entry.texts};
+  return {entry.digest,    entry.compiled,      entry.atoms,        entry.clauses,
+          std::move(hits), entry.benign_lines,  entry.some_benign,  entry.winner_candidates,
+          entry.winner,    hex_of(entry.regex), hex_of(entry.texts)};
 }
 
 }  // namespace
@@ -204,10 +215,14 @@ class FactsReader : public json::json_sax_t {
   bool binary(binary_t&) override { return false; }
   bool string(string_t& value) override {
     if (depth_ == 1 && key_ == "digest") return seen_ |= 1, digest = std::move(value), true;
-    if (depth_ == 3 && (field_ == 0 || field_ >= 8)) {
-      std::string* const fields[] = {&entry_.digest, &entry_.winner, &entry_.regex, &entry_.texts};
-      if (field_ > 10) return false;
-      *fields[field_ == 0 ? 0 : field_ - 7] = std::move(value);
+    if (depth_ == 3 && (field_ == 0 || field_ == 8)) {
+      (field_ == 0 ? entry_.digest : entry_.winner) = std::move(value);
+      return ++field_, true;
+    }
+    if (depth_ == 3 && (field_ == 9 || field_ == 10)) {  // the two halves of digests
+      LastLint::Half& half = field_ == 9 ? entry_.regex : entry_.texts;
+      if (value.size() != 2 * half.size() || !is_hex(value)) return false;
+      bytes_of_hex(value, half);
       return ++field_, true;
     }
     if (depth_ == 4 && (field_ == 2 || field_ == 7)) {

@@ -11,6 +11,7 @@
 // after editing one entry compiles a few hundred regexes instead of 2,500 (see lint.cc).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <map>
@@ -27,6 +28,7 @@
 namespace kbc {
 
 struct LastLint {
+  using Half = std::array<std::uint8_t, 16>;
   struct EntryFacts {
     std::string digest;  // Entry::digest of the file that was checked
     // Whether its regex compiled; one that did not (or none) matches nothing.
@@ -45,13 +47,14 @@ struct LastLint {
     // winner's path ("" for none).
     std::vector<std::string> winner_candidates;
     std::string winner;
-    // Digests of its regex's pattern ("" for none) and of its own texts (own_text_pointers, with
-    // the texts): an edit that keeps one keeps what it matched, or what matched it.
-    std::string regex, texts;
+    // Digests of its regex's pattern and of its own texts (own_text_pointers, with the texts):
+    // an edit that keeps one keeps what it matched, or what matched it. Half a SHA-256 each,
+    // held in place (as strings they were 50 MB of a lint after an edit at 100,000 entries).
+    Half regex{}, texts{};
   };
   // Those two digests of an entry.
-  static std::string regex_digest(const Entry& entry);
-  static std::string texts_digest(const Entry& entry);
+  static Half regex_digest(const Entry& entry);
+  static Half texts_digest(const Entry& entry);
 
   std::string digest;    // KnowledgeBase::digest of the files it checked
   std::string benign;    // benign_digest of the benign corpus it matched the regexes against
