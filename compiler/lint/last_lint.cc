@@ -36,6 +36,26 @@ LastLint::Half LastLint::texts_digest(const Entry& entry) {
   return half_of(digest.hex());
 }
 
+SinceLast::SinceLast(const KnowledgeBase& kb, const LastLint& last,
+                     const std::vector<const LastLint::EntryFacts*>& facts)
+    : before(facts),
+      regex(facts.size()),
+      texts(facts.size()),
+      same_regex(facts.size()),
+      same_texts(facts.size()) {
+  for (std::size_t i = 0; i < facts.size(); ++i) {
+    const Entry& entry = kb.entries[i];
+    if (!facts[i]) {
+      const auto it = last.entries.find(entry.path);
+      before[i] = it == last.entries.end() ? nullptr : &it->second;
+    }
+    regex[i] = facts[i] ? facts[i]->regex : LastLint::regex_digest(entry);
+    texts[i] = facts[i] ? facts[i]->texts : LastLint::texts_digest(entry);
+    same_regex[i] = before[i] && before[i]->regex == regex[i];
+    same_texts[i] = before[i] && before[i]->texts == texts[i];
+  }
+}
+
 json LastLint::findings_json() const {
   return {{"digest", digest}, {"benign", benign}, {"findings", diagnostics_to_json(findings)}};
 }

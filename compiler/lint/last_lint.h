@@ -24,6 +24,7 @@
 
 #include "base/diagnostic.h"
 #include "model/entry.h"
+#include "model/knowledge_base.h"
 
 namespace kbc {
 
@@ -78,6 +79,19 @@ struct LastLint {
   // Adds the facts of `cbor`, facts_json's document as CBOR, read without the document; false
   // (and none added) when it is not what facts_json wrote for the same knowledge base.
   bool add_facts(std::string_view cbor);
+};
+
+// What the last lint knew of each entry (`before`): its facts when its file is unchanged, else
+// those of the file at its path; the digests of its regex and own texts now, and whether they
+// are still what they were.
+struct SinceLast {
+  std::vector<const LastLint::EntryFacts*> before;
+  std::vector<LastLint::Half> regex, texts;
+  std::vector<bool> same_regex, same_texts;
+
+  // `facts`: the last lint's facts of each entry whose file is unchanged, else nullptr.
+  SinceLast(const KnowledgeBase& kb, const LastLint& last,
+            const std::vector<const LastLint::EntryFacts*>& facts);
 };
 
 }  // namespace kbc

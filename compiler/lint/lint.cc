@@ -304,25 +304,6 @@ std::size_t text_rank(const std::string& pointer) {
   return pointer.starts_with(kSamples) ? 1 + std::stoul(pointer.substr(kSamples.size())) : 0;
 }
 
-// What the last lint knew of each entry (`before`): its facts when its file is unchanged, else
-// those of the file at its path; and whether its regex and own texts are still what they were.
-struct SinceLast {
-  std::vector<const LastLint::EntryFacts*> before;
-  std::vector<bool> same_regex, same_texts;
-
-  SinceLast(const KnowledgeBase& kb, const LastLint& last,
-            const std::vector<const LastLint::EntryFacts*>& facts)
-      : before(facts), same_regex(facts.size(), true), same_texts(facts.size(), true) {
-    for (std::size_t i = 0; i < facts.size(); ++i) {
-      if (facts[i]) continue;
-      const auto it = last.entries.find(kb.entries[i].path);
-      before[i] = it == last.entries.end() ? nullptr : &it->second;
-      same_regex[i] = before[i] && before[i]->regex == LastLint::regex_digest(kb.entries[i]);
-      same_texts[i] = before[i] && before[i]->texts == LastLint::texts_digest(kb.entries[i]);
-    }
-  }
-};
-
 // The cross-entry hits of every regex, as cross_entry_hits finds them, from the last lint's
 // where neither the regex nor the text changed (in an edited file too): a changed regex runs
 // over every unchanged text, and every changed text runs through the pool's prefilter.
@@ -552,8 +533,8 @@ void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
   for (std::size_t i = 0; i < n; ++i) {
     const LoneRegex* lone = pool.changed(i);
     LastLint::EntryFacts regex = lone ? regex_facts(*lone) : regex_facts(*facts[i]);
-    regex.regex = facts[i] ? facts[i]->regex : LastLint::regex_digest(kb.entries[i]);
-    regex.texts = facts[i] ? facts[i]->texts : LastLint::texts_digest(kb.entries[i]);
+    regex.regex = since.regex[i];
+    regex.texts = since.texts[i];
     learn(kb, hits, i, std::move(regex), breadth[i], choices[i], next);
   }
 }

@@ -55,6 +55,16 @@ void write_stored(const fs::path& target, const json& stored) {
                std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
+// replace_file of `target` with `bytes` (a text or a ParseCache::Writer), making its folder
+// when that is missing (the folder's first file).
+template <typename Bytes>
+void replace_making_folder(const fs::path& target, const Bytes& bytes) {
+  if (replace_file(target.string(), bytes)) return;
+  std::error_code error;
+  fs::create_directories(target.parent_path(), error);
+  replace_file(target.string(), bytes);
+}
+
 }  // namespace
 
 json diagnostic_to_json(const Diagnostic& d) {
@@ -222,13 +232,7 @@ std::optional<std::string> ParseCache::find_search_index(const std::string& code
 }
 
 void ParseCache::store_search_index(const std::string& code, const Writer& write) {
-  if (folder_.empty()) return;
-  const fs::path target = fs::path(folder_) / kSearchFolder / code;
-  if (!replace_file(target.string(), write)) {  // the folder's first index
-    std::error_code error;
-    fs::create_directories(target.parent_path(), error);
-    replace_file(target.string(), write);
-  }
+  if (!folder_.empty()) replace_making_folder(fs::path(folder_) / kSearchFolder / code, write);
 }
 
 std::optional<std::string> ParseCache::find_record(const std::string& key) const {
@@ -240,12 +244,7 @@ std::optional<std::string> ParseCache::find_record(const std::string& key) const
 void ParseCache::store_record(const std::string& key, std::string_view bytes) {
   if (folder_.empty()) return;
   use(used_records_, key);
-  const fs::path target = fs::path(folder_) / kRecordsFolder / key;
-  if (!replace_file(target.string(), bytes)) {  // the folder's first record
-    std::error_code error;
-    fs::create_directories(target.parent_path(), error);
-    replace_file(target.string(), bytes);
-  }
+  replace_making_folder(fs::path(folder_) / kRecordsFolder / key, bytes);
 }
 
 void ParseCache::use(std::unordered_set<std::string>& used, const std::string& name) const {

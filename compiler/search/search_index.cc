@@ -189,8 +189,7 @@ void SearchIndex::Strings::push_back(std::string_view text) {
 }
 
 void SearchIndex::set_fields(const std::vector<std::int32_t>& weights) {
-  if (weights.size() >= (std::size_t{1} << kFieldBits))
-    throw ToolError("a search index has at most 255 fields");
+  if (weights.size() >= kMaxFields) throw ToolError("a search index has at most 255 fields");
   field_weights_ = weights;
   field_tokens_.assign(weights.size(), 0);
 }
@@ -207,9 +206,7 @@ bool SearchIndex::use_last(std::string_view bytes, std::string_view salt) {
   if (in.number() != salt.size()) return false;
   in.text(salt);
   const std::uint64_t docs = in.number(), fields = in.number();
-  if (!in.ok() || fields == 0 || fields >= (std::uint64_t{1} << kFieldBits) ||
-      docs >= (std::uint64_t{1} << (32 - kFieldBits)))
-    return false;
+  if (!in.ok() || fields == 0 || fields >= kMaxFields || docs >= kMaxDocuments) return false;
   in.values(last.field_weights, fields);
   const auto read_strings = [&in](Strings& strings) {
     const std::uint64_t count = in.number(), size = in.number();
@@ -228,11 +225,11 @@ bool SearchIndex::use_last(std::string_view bytes, std::string_view salt) {
   for (std::size_t t = 0; t < last.terms.terms.size(); ++t) {
     if (last.terms.terms[t].empty() || (t && last.terms.terms[t - 1] >= last.terms.terms[t]))
       return false;
-    const std::size_t begin = t ? last.terms.ends[t - 1] : 0, end = last.terms.ends[t];
+    const std::size_t begin = last.terms.first(t), end = last.terms.ends[t];
     if (begin == end) return false;
     for (std::size_t k = begin; k < end; ++k) {
       const Posting posting = last.terms.postings[k];
-      const std::uint64_t doc = posting >> kFieldBits, field = posting & 0xFF;
+      const std::size_t doc = doc_of(posting), field = field_of(posting);
       if (doc >= docs || field >= fields || last.lengths[doc * fields + field] == 0 ||
           (k > begin && last.terms.postings[k - 1] >= posting))
         return false;
@@ -250,6 +247,13 @@ bool SearchIndex::use_last(std::string_view bytes, std::string_view salt) {
   return true;
 }
 
+std::size_t SearchIndex::next_document() const {
+  if (keys_.size() >= kMaxDocuments)
+    throw ToolError("a search index has at most " + std::to_string(kMaxDocuments - 1) +
+                    " documents");
+  return keys_.size();
+}
+
 bool SearchIndex::reuse(std::string_view key) {
   const auto it = last_.by_key.find(key);
   if (it == last_.by_key.end()) return false;
@@ -257,9 +261,7 @@ bool SearchIndex::reuse(std::string_view key) {
   if (static_cast<std::int64_t>(old) <= last_.taken) return false;
   if (field_weights_.empty()) set_fields(last_.field_weights);
   if (field_weights_ != last_.field_weights) return false;
-  const std::size_t doc = keys_.size(), fields = field_weights_.size();
-  if (doc >= (std::size_t{1} << (32 - kFieldBits)))
-    throw ToolError("a search index has at most 16,777,215 documents");
+  const std::size_t doc = next_document(), fields = field_weights_.size();
   last_.taken = static_cast<std::int64_t>(old);
   last_.renumbered[old] = static_cast<std::int32_t>(doc);
   keys_.push_back(key);
@@ -276,9 +278,7 @@ void SearchIndex::add(const std::vector<Field>& fields, std::string_view key) {
     for (const Field& field : fields) weights.push_back(field.weight);
     set_fields(weights);
   }
-  const std::size_t doc = keys_.size(), count = field_weights_.size();
-  if (doc >= (std::size_t{1} << (32 - kFieldBits)))
-    throw ToolError("a search index has at most 16,777,215 documents");
+  const std::size_t doc = next_document(), count = field_weights_.size();
   keys_.push_back(key);
   keyless_ = keyless_ || key.empty();
   lengths_.resize(lengths_.size() + count, 0);
@@ -299,7 +299,7 @@ void SearchIndex::add(const std::vector<Field>& fields, std::string_view key) {
     ascii_lower(fields[f].text, lowered);
     tokens.clear();
     token_views(lowered, tokens);
-    const auto posting = static_cast<Posting>(doc << kFieldBits | f);
+    const Posting posting = make_posting(doc, f);
     lengths[f] = static_cast<std::int32_t>(tokens.size());
     field_tokens_[f] += lengths[f];
     if (fields[f].phrases) {
@@ -344,16 +344,16 @@ void SearchIndex::finish() {
     const std::vector<Posting>& fresh = order <= 0 ? added[a]->second : none;
     std::size_t k = 0, end = 0;
     if (order >= 0) {
-      k = o ? old.ends[o - 1] : 0;
+      k = old.first(o);
       end = old.ends[o];
     }
     const std::size_t before = terms_.postings.size();
     std::size_t f = 0;
     for (; k < end; ++k) {
       const Posting posting = old.postings[k];
-      const std::int32_t doc = renumbered[posting >> kFieldBits];
+      const std::int32_t doc = renumbered[doc_of(posting)];
       if (doc < 0) continue;
-      const auto moved = static_cast<Posting>(doc) << kFieldBits | (posting & 0xFF);
+      const Posting moved = make_posting(static_cast<std::size_t>(doc), field_of(posting));
       for (; f < fresh.size() && fresh[f] < moved; ++f) terms_.postings.push_back(fresh[f]);
       terms_.postings.push_back(moved);
     }
@@ -450,13 +450,11 @@ void SearchIndex::each_file(std::string_view language,
       shard += ",";
     }
     best.clear();  // (doc, weight), one per document
-    for (std::size_t k = t ? terms_.ends[t - 1] : 0; k < terms_.ends[t]; ++k) {
-      const Posting posting = terms_.postings[k];
-      const int doc = static_cast<int>(posting >> kFieldBits);
-      const std::size_t field = posting & 0xFF;
+    for (std::size_t k = terms_.first(t); k < terms_.ends[t]; ++k) {
+      const std::size_t doc = doc_of(terms_.postings[k]), field = field_of(terms_.postings[k]);
       const int w = weights[field][lengths_[doc * fields + field]];
-      if (best.empty() || best.back().first != doc)
-        best.emplace_back(doc, w);
+      if (best.empty() || best.back().first != static_cast<int>(doc))
+        best.emplace_back(static_cast<int>(doc), w);
       else
         best.back().second = std::max(best.back().second, w);
     }

@@ -110,11 +110,20 @@ class SearchIndex {
   // sorted, they are in document order, then field order.
   using Posting = std::uint32_t;
   static constexpr int kFieldBits = 8;
+  static constexpr std::size_t kMaxFields = std::size_t{1} << kFieldBits;
+  static constexpr std::size_t kMaxDocuments = std::size_t{1} << (32 - kFieldBits);
+  static Posting make_posting(std::size_t doc, std::size_t field) {
+    return static_cast<Posting>(doc << kFieldBits | field);
+  }
+  static std::size_t doc_of(Posting posting) { return posting >> kFieldBits; }
+  static std::size_t field_of(Posting posting) { return posting & (kMaxFields - 1); }
   // The sorted terms, each with its postings (at most one per document and field, sorted).
   struct Terms {
     Strings terms;
     std::vector<std::uint32_t> ends;  // where each term's postings end in `postings`
     std::vector<Posting> postings;
+    // Term t's postings: [first, ends[t]).
+    std::size_t first(std::size_t t) const { return t ? ends[t - 1] : 0; }
   };
   // The last index: its terms, its documents' keys and field lengths.
   struct Last {
@@ -125,6 +134,8 @@ class SearchIndex {
     std::vector<std::int32_t> renumbered;  // per document: its number here, or -1
     std::int64_t taken = -1;               // the last document taken
   };
+  // The number the next document takes; ToolError beyond kMaxDocuments.
+  std::size_t next_document() const;
   // Merges the last index's reused postings and the added ones into terms_ (once).
   void finish();
   void set_fields(const std::vector<std::int32_t>& weights);

@@ -24,7 +24,6 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-// The files of the language's search index (search_index.h), put in `tree` as each is made.
 // The documents of a language's search index (search/d<k>.json), a chunk at a time: with `salt`
 // (search index keys), a chunk the output holds from the same records is reused.
 void add_search_documents(const SiteModel& model, const Language& language, const std::string& salt,

@@ -171,11 +171,8 @@ std::vector<kbc::SearchIndex::Field> fields_of(const IndexedDocument& document) 
   return fields;
 }
 
-// The index of `documents` made anew, and its files; its stored form in `stored`.
-std::map<std::string, std::string> made_index(const std::vector<IndexedDocument>& documents,
-                                              std::string* stored = nullptr) {
-  kbc::SearchIndex index;
-  for (const IndexedDocument& document : documents) index.add(fields_of(document), document.key);
+// The files of `index`, which ends adding; its stored form in `stored`.
+std::map<std::string, std::string> finished_files(kbc::SearchIndex& index, std::string* stored) {
   std::map<std::string, std::string> files;
   index.each_file("en", [&files](std::string path, std::string text) { files[path] = text; });
   if (stored) {
@@ -184,6 +181,14 @@ std::map<std::string, std::string> made_index(const std::vector<IndexedDocument>
     *stored = out.str();
   }
   return files;
+}
+
+// The index of `documents` made anew, and its files; its stored form in `stored`.
+std::map<std::string, std::string> made_index(const std::vector<IndexedDocument>& documents,
+                                              std::string* stored = nullptr) {
+  kbc::SearchIndex index;
+  for (const IndexedDocument& document : documents) index.add(fields_of(document), document.key);
+  return finished_files(index, stored);
 }
 
 // The same, updated from `last` (a stored index): the documents it held are reused, and
@@ -200,14 +205,7 @@ std::map<std::string, std::string> updated_index(const std::vector<IndexedDocume
     else
       index.add(fields_of(document), document.key);
   }
-  std::map<std::string, std::string> files;
-  index.each_file("en", [&files](std::string path, std::string text) { files[path] = text; });
-  if (stored) {
-    std::ostringstream out;
-    REQUIRE(index.store(out, "salt"));
-    *stored = out.str();
-  }
-  return files;
+  return finished_files(index, stored);
 }
 
 }  // namespace
