@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,14 +21,20 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kCacheFormat = 11;  // bump when what is stored changes
+constexpr int kCacheFormat = 12;  // bump when what is stored changes
 constexpr char kLastLintName[] = "last-lint";
 constexpr char kLastLintFactsName[] = "last-lint-facts";
 constexpr char kSiteFiguresName[] = "site-figures";
 constexpr char kLastLoadName[] = "last-load";
 constexpr char kFileStampsName[] = "file-stamps";
-constexpr char kRecordsFolder[] = "records";
+constexpr char kResultsPack[] = "results";
+constexpr char kRecordsPack[] = "records";
 constexpr char kSearchFolder[] = "search-index";
+// What prune() keeps in the folder: the named files, the packs' and the search indexes.
+constexpr std::string_view kKept[] = {kLastLintName, kLastLintFactsName, kSiteFiguresName,
+                                      kLastLoadName, kFileStampsName,    kSearchFolder,
+                                      "results",     "results.index",    "results.lock",
+                                      "records",     "records.index",    "records.lock"};
 
 // The document of the CBOR `bytes`, as json::from_cbor reads it, less its copy: from_cbor
 // returns `ok ? result : discarded`, which copies every document it read (half the time of
@@ -115,13 +122,8 @@ ParseCache::ParseCache(const std::string& root, std::string_view salt) {
       fs::remove_all(item.path(), error);
   }
   folder_ = (base / build).string();
-  used_.insert(kLastLintName);  // not parse results: prune() keeps them
-  used_.insert(kLastLintFactsName);
-  used_.insert(kSiteFiguresName);
-  used_.insert(kLastLoadName);
-  used_.insert(kFileStampsName);
-  used_.insert(kRecordsFolder);
-  used_.insert(kSearchFolder);
+  results_ = std::make_unique<CachePack>((base / build / kResultsPack).string());
+  records_ = std::make_unique<CachePack>((base / build / kRecordsPack).string());
 }
 
 // From the content's digest, not the content: the loader has that already (hashing the text
@@ -137,9 +139,7 @@ std::string ParseCache::key(const std::string& path, std::string_view digest) co
 std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
                                                    std::string_view digest) const {
   if (folder_.empty()) return std::nullopt;
-  const std::string name = key(path, digest);
-  use(used_, name);
-  const auto bytes = read_whole_file(fs::path(folder_) / name);
+  const auto bytes = results_->find(key(path, digest));
   const std::optional<Framed> stored = bytes ? unframed(*bytes) : std::nullopt;
   if (!stored) return std::nullopt;
   try {
@@ -162,8 +162,6 @@ void ParseCache::store(const std::string& path, std::string_view digest, const R
   if (folder_.empty()) return;
   // A value with NaN or an infinity has no JSON text: that file is parsed again on every run.
   if (result.entry && has_non_finite_number(result.entry->data)) return;
-  const std::string name = key(path, digest);
-  use(used_, name);
   json head = {{"path", path},
                {"diagnostics", diagnostics_to_json(result.diagnostics)},
                {"shape_ok", result.entry && result.entry->shape_ok}};
@@ -171,7 +169,7 @@ void ParseCache::store(const std::string& path, std::string_view digest, const R
       result.entry
           ? framed(std::move(head), {result.entry->data.dump(), result.entry->sources.pack()})
           : framed(std::move(head), {});
-  replace_file((fs::path(folder_) / name).string(), stored);
+  results_->store(key(path, digest), stored);
 }
 
 std::optional<std::string> ParseCache::find_named_bytes(const char* name) const {
@@ -237,36 +235,27 @@ void ParseCache::store_search_index(const std::string& code, const Writer& write
 
 std::optional<std::string> ParseCache::find_record(const std::string& key) const {
   if (folder_.empty()) return std::nullopt;
-  use(used_records_, key);
-  return read_whole_file(fs::path(folder_) / kRecordsFolder / key);
+  return records_->find(key);
 }
 
 void ParseCache::store_record(const std::string& key, std::string_view bytes) {
-  if (folder_.empty()) return;
-  use(used_records_, key);
-  replace_making_folder(fs::path(folder_) / kRecordsFolder / key, bytes);
-}
-
-void ParseCache::use(std::unordered_set<std::string>& used, const std::string& name) const {
-  const std::lock_guard lock(used_mutex_);
-  used.insert(name);
-}
-
-void ParseCache::remove_unused(const std::string& folder,
-                               const std::unordered_set<std::string>& used) const {
-  std::error_code error;
-  const std::lock_guard lock(used_mutex_);
-  for (const auto& item : fs::directory_iterator(folder, error)) {
-    if (!used.count(item.path().filename().string())) fs::remove(item.path(), error);
-  }
+  if (!folder_.empty()) records_->store(key, bytes);
 }
 
 void ParseCache::prune_records() {
-  if (!folder_.empty()) remove_unused((fs::path(folder_) / kRecordsFolder).string(), used_records_);
+  if (!folder_.empty()) records_->drop_unused();
 }
 
+// Drops the results no longer used, and any file of the folder that is none of kKept (what a
+// run killed while replacing a file left).
 void ParseCache::prune() {
-  if (!folder_.empty()) remove_unused(folder_, used_);
+  if (folder_.empty()) return;
+  results_->drop_unused();
+  std::error_code error;
+  for (const auto& item : fs::directory_iterator(folder_, error)) {
+    if (std::ranges::find(kKept, item.path().filename().string()) == std::end(kKept))
+      fs::remove(item.path(), error);
+  }
 }
 
 }  // namespace kbc

@@ -12,13 +12,13 @@
 
 #include <functional>
 #include <iosfwd>
-#include <mutex>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 
+#include "base/cache_pack.h"
 #include "base/diagnostic.h"
 #include "model/entry.h"
 
@@ -39,7 +39,8 @@ class ParseCache {
   std::optional<Result> find(const std::string& path, std::string_view digest) const;
   // Stores a result; safe to call from several threads. Failing to write is not an error.
   void store(const std::string& path, std::string_view digest, const Result& result);
-  // Removes stored results that this run did neither find nor store (old versions of files).
+  // Drops the stored results that this run did neither find nor store (old versions of files),
+  // when the cache is let go.
   void prune();
 
   // What the last whole lint stored (lint/last_lint.h), if anything. Only the latest is kept.
@@ -70,7 +71,7 @@ class ParseCache {
 
   // What a build made of one entry (its record and what the site reads of it), as bytes stored
   // under a key that names everything they were made from (site/record_cache.h), in a
-  // folder of their own. prune_records() removes those this run neither found nor stored, once
+  // pack of their own. prune_records() drops those this run neither found nor stored, once
   // a build has asked for every entry's.
   std::optional<std::string> find_record(const std::string& key) const;
   void store_record(const std::string& key, std::string_view bytes);
@@ -81,17 +82,11 @@ class ParseCache {
   std::optional<std::string> find_named_bytes(const char* name) const;
   std::optional<nlohmann::json> find_named(const char* name) const;
   void store_named(const char* name, const nlohmann::json& stored);
-  // Notes that this run used `name` (of `used`), so that pruning keeps it.
-  void use(std::unordered_set<std::string>& used, const std::string& name) const;
-  // Removes the files of `folder` whose names are not in `used`.
-  void remove_unused(const std::string& folder, const std::unordered_set<std::string>& used) const;
 
   std::string folder_;  // <root>/.kbc-cache/<fingerprint>, or "" when unusable
-  mutable std::mutex used_mutex_;
-  // The names of the files this run used, which prune() keeps: hashed (a tree of 100,000 names
-  // cost half a second of the load, most of it cache misses).
-  mutable std::unordered_set<std::string> used_;
-  mutable std::unordered_set<std::string> used_records_;  // likewise, in kRecordsFolder
+  // The parse results and the records, each in a pack (base/cache_pack.h); null when unusable.
+  std::unique_ptr<CachePack> results_;
+  std::unique_ptr<CachePack> records_;
 };
 
 // Diagnostics as the cache stores them, and back; from_json throws on what to_json did not write.

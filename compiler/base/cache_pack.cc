@@ -1,0 +1,251 @@
+#include "base/cache_pack.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include "base/digest.h"
+#include "base/file_system.h"
+
+namespace kbc {
+namespace {
+
+constexpr std::string_view kPackMagic = "kbc cache pack 1\n";
+constexpr std::string_view kIndexMagic = "kbc cache pack index 1\n";
+constexpr std::size_t kIdSize = 16;
+constexpr std::size_t kHeadSize = kPackMagic.size() + kIdSize;
+constexpr std::size_t kDigestSize = 64;  // Digest::hex()
+
+// Reads `size` bytes at `offset` into `out`; false when the file ends before them.
+bool read_at(int fd, char* out, std::size_t size, std::uint64_t offset) {
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t n = ::pread(fd, out + done, size - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Writes the pieces at `offset`, in order; false when they could not all be written.
+bool write_at(int fd, std::initializer_list<std::string_view> pieces, std::uint64_t offset) {
+  for (std::string_view piece : pieces) {
+    for (std::size_t done = 0; done < piece.size();) {
+      const ssize_t n =
+          ::pwrite(fd, piece.data() + done, piece.size() - done, static_cast<off_t>(offset));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      done += static_cast<std::size_t>(n);
+      offset += static_cast<std::uint64_t>(n);
+    }
+  }
+  return true;
+}
+
+template <typename Number>
+void put(std::string& out, Number number) {
+  out.append(reinterpret_cast<const char*>(&number), sizeof number);
+}
+
+// Reads what put() wrote at `at`, moving past it; false past the end of `bytes`.
+template <typename Number>
+bool take(std::string_view bytes, std::size_t& at, Number& number) {
+  if (bytes.size() - at < sizeof number) return false;
+  std::memcpy(&number, bytes.data() + at, sizeof number);
+  at += sizeof number;
+  return true;
+}
+
+}  // namespace
+
+CachePack::CachePack(std::string path) : path_(std::move(path)) {}
+
+CachePack::~CachePack() {
+  commit();
+  if (fd_ >= 0) ::close(fd_);
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // lets the lock go
+}
+
+void CachePack::open() {
+  std::call_once(opened_, [this] {
+    lock_fd_ = ::open((path_ + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd_ >= 0 && ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(lock_fd_);
+      lock_fd_ = -1;
+    }
+    fd_ = ::open(path_.c_str(), O_CLOEXEC | (lock_fd_ >= 0 ? O_RDWR | O_CREAT : O_RDONLY), 0644);
+    if (fd_ < 0) return;
+    std::string head(kHeadSize, '\0');
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0 || !read_at(fd_, head.data(), head.size(), 0) ||
+        !head.starts_with(kPackMagic)) {
+      // No pack, or not one: a writer starts an empty one.
+      ::close(fd_);
+      fd_ = -1;
+      if (lock_fd_ < 0) return;
+      std::vector<Item> none;
+      write_pack_anew(none);
+      return;
+    }
+    std::memcpy(id_.data(), head.data() + kPackMagic.size(), kIdSize);
+    end_ = static_cast<std::uint64_t>(st.st_size);
+    read_index();
+  });
+}
+
+// The index, when it names this pack, is whole and fits in it; else none (every value is dead).
+void CachePack::read_index() {
+  const std::optional<std::string> read = read_whole_file(path_ + ".index");
+  if (!read || read->size() < kIndexMagic.size() + kIdSize + kDigestSize) return;
+  const std::string_view bytes(*read);
+  const std::string_view body = bytes.substr(0, bytes.size() - kDigestSize);
+  if (!body.starts_with(kIndexMagic) ||
+      body.substr(kIndexMagic.size(), kIdSize) !=
+          std::string_view(reinterpret_cast<const char*>(id_.data()), kIdSize) ||
+      Digest().add(body).hex() != bytes.substr(body.size()))
+    return;
+  std::size_t at = kIndexMagic.size() + kIdSize;
+  std::uint64_t count = 0;
+  if (!take(body, at, count) || count > body.size()) return;
+  std::vector<Item> items(count);
+  for (Item& item : items) {
+    std::uint32_t key_size = 0;
+    if (!take(body, at, key_size) || body.size() - at < key_size) return;
+    item.key = body.substr(at, key_size);
+    at += key_size;
+    if (!take(body, at, item.slot.offset) || !take(body, at, item.slot.length)) return;
+    if (item.slot.offset < kHeadSize || item.slot.offset > end_ ||
+        end_ - item.slot.offset < key_size + item.slot.length)
+      return;
+  }
+  if (at != body.size()) return;
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    if (items[i - 1].key >= items[i].key) return;
+  }
+  items_ = std::move(items);
+  used_ = std::make_unique<std::atomic<bool>[]>(items_.size());
+}
+
+std::optional<std::string> CachePack::read_value(std::string_view key, const Slot& slot) const {
+  std::string bytes(key.size() + slot.length, '\0');
+  if (!read_at(fd_, bytes.data(), bytes.size(), slot.offset) || !bytes.starts_with(key))
+    return std::nullopt;
+  bytes.erase(0, key.size());
+  return bytes;
+}
+
+std::optional<std::string> CachePack::find(std::string_view key) {
+  open();
+  if (fd_ < 0) return std::nullopt;
+  const auto item = std::lower_bound(items_.begin(), items_.end(), key,
+                                     [](const Item& a, std::string_view b) { return a.key < b; });
+  if (item != items_.end() && item->key == key) {
+    used_[static_cast<std::size_t>(item - items_.begin())].store(true, std::memory_order_relaxed);
+    return read_value(key, item->slot);
+  }
+  Slot slot;
+  {
+    const std::lock_guard lock(mutex_);
+    const auto added = added_.find(key);
+    if (added == added_.end()) return std::nullopt;
+    slot = added->second;
+  }
+  return read_value(key, slot);
+}
+
+void CachePack::store(std::string_view key, std::string_view value) {
+  open();
+  const std::lock_guard lock(mutex_);
+  if (lock_fd_ < 0 || fd_ < 0 || failed_ || committed_) return;
+  if (!write_at(fd_, {key, value}, end_)) {
+    failed_ = true;  // what it left past end_ is dead space
+    return;
+  }
+  added_[std::string(key)] = {end_, value.size()};
+  end_ += key.size() + value.size();
+}
+
+// The values the index keeps: the stored ones, and the others unless unused ones are dropped.
+std::vector<CachePack::Item> CachePack::live_items() const {
+  std::vector<Item> live;
+  auto added = added_.begin();
+  for (std::size_t i = 0; i < items_.size(); ++i) {
+    for (; added != added_.end() && added->first < items_[i].key; ++added)
+      live.push_back({added->first, added->second});
+    if (added != added_.end() && added->first == items_[i].key) continue;  // stored again
+    if (!drop_unused_ || used_[i].load(std::memory_order_relaxed)) live.push_back(items_[i]);
+  }
+  for (; added != added_.end(); ++added) live.push_back({added->first, added->second});
+  return live;
+}
+
+void CachePack::commit() {
+  const std::lock_guard lock(mutex_);
+  if (committed_) return;
+  committed_ = true;
+  if (lock_fd_ < 0 || fd_ < 0) return;
+  std::vector<Item> live = live_items();
+  if (added_.empty() && live.size() == items_.size()) return;  // the index is still true
+  std::uint64_t live_bytes = 0;
+  for (const Item& item : live) live_bytes += item.key.size() + item.slot.length;
+  const std::uint64_t held = end_ - kHeadSize;
+  if (held > live_bytes && held - live_bytes > live_bytes && !write_pack_anew(live)) return;
+  write_index(live);
+}
+
+// A pack of the `live` values (read from the current one) under a new id, renamed over the
+// current one; `live` then says where they are in it.
+bool CachePack::write_pack_anew(std::vector<Item>& live) {
+  Id id;
+  std::random_device random;
+  for (unsigned char& byte : id) byte = static_cast<unsigned char>(random());
+  const std::string temporary = path_ + ".tmp-" + std::to_string(::getpid());
+  const int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  const std::string_view id_bytes(reinterpret_cast<const char*>(id.data()), kIdSize);
+  bool ok = write_at(fd, {kPackMagic, id_bytes}, 0);
+  std::uint64_t end = kHeadSize;
+  std::vector<Item> moved;
+  for (const Item& item : live) {
+    if (!ok) break;
+    const std::optional<std::string> value = read_value(item.key, item.slot);
+    if (!value) continue;  // unreadable: dropped
+    ok = write_at(fd, {item.key, *value}, end);
+    moved.push_back({item.key, {end, value->size()}});
+    end += item.key.size() + value->size();
+  }
+  if (!ok || ::rename(temporary.c_str(), path_.c_str()) != 0) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    return false;
+  }
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = fd;
+  id_ = id;
+  end_ = end;
+  live = std::move(moved);
+  return true;
+}
+
+void CachePack::write_index(const std::vector<Item>& live) const {
+  std::string out(kIndexMagic);
+  out.append(reinterpret_cast<const char*>(id_.data()), kIdSize);
+  put(out, std::uint64_t{live.size()});
+  for (const Item& item : live) {
+    put(out, static_cast<std::uint32_t>(item.key.size()));
+    out += item.key;
+    put(out, item.slot.offset);
+    put(out, item.slot.length);
+  }
+  out += Digest().add(out).hex();
+  replace_file(path_ + ".index", out);
+}
+
+}  // namespace kbc
