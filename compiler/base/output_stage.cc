@@ -281,7 +281,6 @@ void OutputStage::index_manifest() {
   std::call_once(indexed_, [this] {
     if (!known_) return;
     old_.reserve(held_);
-    new_.reserve(held_);
     bool header = true, damaged = false;
     std::string last;    // the path of the line before
     old_sorted_ = true;  // version 1's lines are version 2's without a key: merged the same
@@ -370,15 +369,13 @@ void OutputStage::write_manifest(const std::function<void(std::string_view)>& ou
     for (; change != changes.end(); ++change, ++lines)
       append_manifest_line(text, (*change)->first, (*change)->second);
     // The lock is held and the manifest was indexed whole: it cannot differ now.
-    if (!read || lines != new_.size())
+    if (!read || lines != new_files().size())
       throw ToolError("the output's manifest " + (out_dir_ / kOutputMarker).string() +
                       " changed during the build");
     flush(true);
     return;
   }
-  std::vector<const std::pair<const std::string, File>*> files;
-  files.reserve(new_.size());
-  for (const auto& file : new_) files.push_back(&file);
+  std::vector<const std::pair<const std::string, File>*> files = new_files();
   parallel_sort(files, [](auto* a, auto* b) { return a->first < b->first; });
   for (const auto* file : files) {
     append_manifest_line(text, file->first, file->second);
@@ -429,24 +426,24 @@ void OutputStage::put_pieces(const std::string& path, std::span<const std::strin
   const File* old = old_file(path);
   file.changed = verify_ ? !holds(out_dir_ / path, pieces) : !same(old, file);
   if (file.changed) write_file(staged_path(path), pieces);
-  hold(path, file, old);
+  hold(path, file);
 }
 
 bool OutputStage::reuse(const std::string& path, std::string_view key) {
   index_manifest();
   if (verify_ || !known_ || key.empty()) return false;
-  const File* old = old_file(path);
-  if (!old || !old->keyed || old->key != key_hash(key)) return false;
-  File file = *old;
-  file.changed = false;
-  hold(path, file, old);
+  const auto old = old_.find(path);  // see old_file
+  if (old == old_.end() || !old->second.keyed || old->second.key != key_hash(key)) return false;
+  const std::lock_guard lock(mutex_);
+  old->second.reused = true;
   return true;
 }
 
 bool OutputStage::drops_files() {
   index_manifest();
   const std::lock_guard lock(mutex_);
-  return kept_ < old_.size();
+  return std::ranges::any_of(
+      old_, [this](const auto& file) { return !file.second.reused && !new_.contains(file.first); });
 }
 
 void OutputStage::put_copy(const std::string& path, const std::string& source,
@@ -468,18 +465,35 @@ void OutputStage::put_copy(const std::string& path, const std::string& source,
     if (!source_staged || ::link((staging_ / source).c_str(), target.c_str()) != 0)
       write_file(target, content);
   }
-  hold(path, file, old);
+  hold(path, file);
 }
 
 const OutputStage::File* OutputStage::old_file(const std::string& path) const {
   if (!known_) return nullptr;
-  const auto old = old_.find(path);  // old_ is not written once the stage is open
+  const auto old = old_.find(path);  // old_ is not written once the stage is open, but for
+  // its reused marks, under mutex_
   return old == old_.end() ? nullptr : &old->second;
 }
 
-void OutputStage::hold(const std::string& path, const File& file, const File* old) {
+void OutputStage::hold(const std::string& path, const File& file) {
   const std::lock_guard lock(mutex_);
-  if (new_.insert_or_assign(path, file).second && old) ++kept_;
+  new_.insert_or_assign(path, file);
+}
+
+bool OutputStage::holds_path(const std::string& path) const {
+  if (new_.contains(path)) return true;
+  const auto old = old_.find(path);
+  return old != old_.end() && old->second.reused;
+}
+
+std::vector<const std::pair<const std::string, OutputStage::File>*> OutputStage::new_files() const {
+  std::vector<const std::pair<const std::string, File>*> files;
+  files.reserve(new_.size());
+  for (const auto& file : new_) files.push_back(&file);
+  for (const auto& file : old_) {
+    if (file.second.reused && !new_.contains(file.first)) files.push_back(&file);
+  }
+  return files;
 }
 
 std::optional<ScratchFile> OutputStage::scratch_file() const {
@@ -489,12 +503,12 @@ std::optional<ScratchFile> OutputStage::scratch_file() const {
 
 bool OutputStage::has(const std::string& path) const {
   const std::lock_guard lock(mutex_);
-  return new_.count(path) > 0;
+  return holds_path(path);
 }
 
 std::size_t OutputStage::size() const {
   const std::lock_guard lock(mutex_);
-  return new_.size();
+  return new_files().size();
 }
 
 OutputStage::Summary OutputStage::commit(Progress* progress) {
@@ -513,9 +527,9 @@ OutputStage::Summary OutputStage::commit(Progress* progress) {
     }
     journal.remove = find_stale(
         out_dir_, [&](const std::string& path) { return new_.count(path) > 0; }, folders);
-  } else if (kept_ < old_.size()) {
+  } else {
     for (const auto& [path, file] : old_) {
-      if (!new_.count(path)) journal.remove.push_back(path);
+      if (!file.reused && !new_.contains(path)) journal.remove.push_back(path);
     }
   }
   std::sort(journal.remove.begin(), journal.remove.end());
