@@ -190,7 +190,14 @@ void CachePack::commit() {
   const std::lock_guard lock(mutex_);
   if (committed_) return;
   committed_ = true;
-  if (lock_fd_ < 0 || fd_ < 0) return;
+  if (lock_fd_ >= 0 && fd_ >= 0) write();
+  // The index read is let go (13 MB at 100,000 entries, alive through the lint otherwise).
+  std::vector<Item>().swap(items_);
+  used_.reset();
+  added_.clear();
+}
+
+void CachePack::write() {
   std::vector<Item> live = live_items();
   if (added_.empty() && live.size() == items_.size()) return;  // the index is still true
   std::uint64_t live_bytes = 0;

@@ -46,7 +46,8 @@ class CachePack {
   // opened.
   void drop_unused() { drop_unused_ = true; }
   // Writes the index, when anything was stored or is dropped; the pack first, anew, when most
-  // of it is dead. Once, with no find or store at the same time: later stores are not kept.
+  // of it is dead. Once, with no find or store at the same time; the pack finds nothing after
+  // it, and keeps nothing stored.
   void commit();
 
  private:
@@ -64,6 +65,7 @@ class CachePack {
   void read_index();
   std::optional<std::string> read_value(std::string_view key, const Slot& slot) const;
   std::vector<Item> live_items() const;
+  void write();  // what commit() writes, under mutex_
   bool write_pack_anew(std::vector<Item>& live);
   void write_index(const std::vector<Item>& live) const;
 

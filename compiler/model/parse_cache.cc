@@ -246,11 +246,13 @@ void ParseCache::prune_records() {
   if (!folder_.empty()) records_->drop_unused();
 }
 
-// Drops the results no longer used, and any file of the folder that is none of kKept (what a
-// run killed while replacing a file left).
+// Drops the results no longer used and writes their pack's index (a run asks for no result
+// after it), and removes any file of the folder that is none of kKept (what a run killed while
+// replacing a file left).
 void ParseCache::prune() {
   if (folder_.empty()) return;
   results_->drop_unused();
+  results_->commit();
   std::error_code error;
   for (const auto& item : fs::directory_iterator(folder_, error)) {
     if (std::ranges::find(kKept, item.path().filename().string()) == std::end(kKept))

@@ -39,8 +39,8 @@ class ParseCache {
   std::optional<Result> find(const std::string& path, std::string_view digest) const;
   // Stores a result; safe to call from several threads. Failing to write is not an error.
   void store(const std::string& path, std::string_view digest, const Result& result);
-  // Drops the stored results that this run did neither find nor store (old versions of files),
-  // when the cache is let go.
+  // Drops the stored results that this run did neither find nor store (old versions of files).
+  // Once every result was asked for: find and store do nothing after it.
   void prune();
 
   // What the last whole lint stored (lint/last_lint.h), if anything. Only the latest is kept.

@@ -61,14 +61,18 @@ TEST_CASE("a pack finds what earlier runs stored, under its key only") {
     CHECK(pack.find("a") == "first");  // in the same run
     pack.store("a", "second");         // stored again: the later value
     CHECK(pack.find("a") == "second");
+    pack.commit();  // and its memory let go: nothing found or kept after it
+    CHECK_FALSE(pack.find("a"));
+    pack.store("z", "late");
   }
-  const auto found = find_all(path, {"a", "b", "c", "ab", "", "d"});
+  const auto found = find_all(path, {"a", "b", "c", "ab", "", "d", "z"});
   CHECK(found.at("a") == "second");
   CHECK(found.at("b") == std::string(10000, 'b'));
   CHECK(found.at("c") == "");
   CHECK_FALSE(found.at("ab"));
   CHECK_FALSE(found.at(""));
   CHECK_FALSE(found.at("d"));
+  CHECK_FALSE(found.at("z"));
   // A run that only reads writes nothing.
   const auto index_time = fs::last_write_time(temp.root / "pack.index");
   const std::string pack_bytes = file_bytes(path);
