@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -227,6 +228,36 @@ TEST_CASE("records taken from the cache are the records a build without it makes
   CHECK(tree_snapshot(kb.root / "cached") == tree_snapshot(kb.root / "fresh"));
   CHECK(read(kb.root / "cached/api/cuda/cudnn-bn-epsilon-too-small.json").find("Again. Edited.") !=
         std::string::npos);
+}
+
+// Runs at once on one cache: one holds each pack's lock and writes, the others only read it.
+// Each must report and build what a run without the cache does, and so must the run after them.
+TEST_CASE("kbc runs at once on one knowledge base each give what a run without the cache gives") {
+  TempKb kb;
+  const std::string url = " --base-url https://kb.example/";
+  const auto build = [&](const std::string& options, const std::string& out) {
+    return kbc("build " + options + kb.arg() + " --out " + (kb.root / out).string() + url);
+  };
+  REQUIRE(build("", "first").status == 0);
+  for (const std::string words : {"Concurrent.", "Again.", "Once more."}) {
+    edit_seed_entry(kb, words);
+    auto one = std::async(std::launch::async, [&] { return build("", "one"); });
+    auto two = std::async(std::launch::async, [&] { return build("", "two"); });
+    auto lint = std::async(std::launch::async, [&] { return kbc("lint " + kb.arg()); });
+    const Run first = one.get(), second = two.get(), linted = lint.get();
+    INFO(first.output + second.output);
+    REQUIRE(first.status == 0);
+    REQUIRE(second.status == 0);
+    REQUIRE(build("--no-cache ", "fresh").status == 0);
+    const auto fresh = tree_snapshot(kb.root / "fresh");
+    CHECK(tree_snapshot(kb.root / "one") == fresh);
+    CHECK(tree_snapshot(kb.root / "two") == fresh);
+    const Run uncached = kbc("lint --no-cache " + kb.arg());
+    CHECK(linted.status == uncached.status);
+    CHECK(linted.output == uncached.output);
+    REQUIRE(build("", "after").status == 0);
+    CHECK(tree_snapshot(kb.root / "after") == fresh);
+  }
 }
 
 TEST_CASE("a search index updated from the last build's is the one a build without it makes") {
