@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/digest.h"
 #include "base/text.h"
 #include "render/record.h"
 
@@ -80,9 +81,7 @@ MustacheData Sitemap::urls(std::size_t begin, std::size_t end) const {
   const auto& languages = model_.languages();
   MustacheData urls = list_data();
   reserve(urls, end - begin);
-  // The page of URL `begin`: the last whose first URL is not after it.
-  std::size_t k = static_cast<std::size_t>(
-      std::upper_bound(first_url_.begin(), first_url_.end() - 1, begin) - first_url_.begin() - 1);
+  std::size_t k = page_of_url(begin);
   const auto link = [](const std::string& hreflang, std::string href) {
     MustacheData alternate = object_data();
     put_text(alternate, "hreflang", hreflang);
@@ -110,6 +109,33 @@ MustacheData Sitemap::urls(std::size_t begin, std::size_t end) const {
     }
   }
   return urls;
+}
+
+// The last page whose first URL is not after URL `number`.
+std::size_t Sitemap::page_of_url(std::size_t number) const {
+  return static_cast<std::size_t>(
+      std::upper_bound(first_url_.begin(), first_url_.end() - 1, number) - first_url_.begin() - 1);
+}
+
+std::string Sitemap::path(std::size_t k) const {
+  return parts() == 1 || k == 0 ? "sitemap.xml" : "sitemap-" + std::to_string(k) + ".xml";
+}
+
+std::string Sitemap::key(std::size_t k) const {
+  if (model_.site_digest().empty()) return "";
+  Digest key;
+  key.add("sitemap 1").add(model_.site_digest()).add(k).add(parts());
+  if (parts() > 1 && k == 0) return key.hex().substr(0, 32);  // the index: its parts only
+  const std::size_t count = first_url_.back();
+  const std::size_t begin = parts() == 1 ? 0 : (k - 1) * max_urls_;
+  const std::size_t end = parts() == 1 ? count : std::min(begin + max_urls_, count);
+  key.add(begin).add(end);
+  for (std::size_t page = page_of_url(begin); page < pages_.size() && first_url_[page] < end;
+       ++page) {
+    key.add(pages_[page].suffix).add(pages_[page].lastmod);
+    for (const bool in : pages_[page].in) key.add(in ? 1 : 0);
+  }
+  return key.hex().substr(0, 32);
 }
 
 SitemapFile Sitemap::file(std::size_t k) const {

@@ -45,6 +45,10 @@ class Sitemap {
   std::size_t size() const { return parts() == 1 ? 1 : parts() + 1; }
   // File k of sitemap_files (0: sitemap.xml).
   SitemapFile file(std::size_t k) const;
+  // Its path under site/, and a key of what it is made from for OutputTree::reuse (the site's
+  // digest and its URLs' pages, dates and languages; "" when the model has no site digest).
+  std::string path(std::size_t k) const;
+  std::string key(std::size_t k) const;
   // The files of at most max_urls URLs.
   std::size_t parts() const;
 
@@ -56,6 +60,7 @@ class Sitemap {
 
  private:
   MustacheData urls(std::size_t begin, std::size_t end) const;  // URLs [begin, end)
+  std::size_t page_of_url(std::size_t number) const;            // the page URL `number` is of
 
   const SiteModel& model_;
   std::size_t max_urls_;

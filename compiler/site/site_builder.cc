@@ -297,8 +297,13 @@ void add_list_files(const SiteModel& model, const TemplateSet& templates,
           if (k < count) {
             add_search_index(model, languages[k], strings[k], tree, cache);
           } else if (k < count + maps) {
-            const SitemapFile file = sitemap->file(k - count);
-            tree.add("site/" + file.path, renderer.file(file.template_name, file.model));
+            // Put again unread when the output holds it from the same pages.
+            const std::string path = "site/" + sitemap->path(k - count);
+            const std::string key = sitemap->key(k - count);
+            if (key.empty() || !tree.reuse(path, key)) {
+              const SitemapFile file = sitemap->file(k - count);
+              tree.add(path, renderer.file(file.template_name, file.model), key);
+            }
           } else if (const std::size_t l = (k - maps) % count; k < 2 * count + maps) {
             add_list_pages(model, languages[l], strings[l], renderer, tree, reused[l]);
           } else if (k < 3 * count + maps) {

@@ -225,6 +225,37 @@ TEST_CASE("a sitemap past its limit becomes an index of parts within it") {
   CHECK(kbc::sitemap_files(model, 3).size() == 4);  // 3 parts of exactly 3
 }
 
+// A sitemap file is put again unread when its key is the output's: the key must change with
+// the file, and only with it.
+TEST_CASE("a sitemap file's key changes when its URLs do, and only then") {
+  auto records = domain_records("cuda", 3);
+  const auto keys = [&](const std::string& site) {
+    kbc::SiteModel model(pointers(records), with_base_url());
+    model.set_digests(site, std::vector<std::string>(records.size(), "d"));
+    const kbc::Sitemap sitemap(model, 4);  // the index and 3 parts: 4, 4 and 1 URLs
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < sitemap.size(); ++k) {
+      CHECK(sitemap.path(k) == sitemap.file(k).path);
+      out.push_back(sitemap.key(k));
+    }
+    return out;
+  };
+  const auto before = keys("site");
+  REQUIRE(before.size() == 4);
+  CHECK(std::set<std::string>(before.begin(), before.end()).size() == 4);
+  CHECK(keys("site") == before);
+  CHECK(keys("another site") != before);
+  // The last entry's date: on the last part's only URL (its Chinese page is not listed).
+  records.back()["last_updated"] = "2025-05-05";
+  const auto dated = keys("site");
+  CHECK(dated[0] == before[0]);
+  CHECK(dated[1] == before[1]);
+  CHECK(dated[2] == before[2]);
+  CHECK(dated[3] != before[3]);
+  kbc::SiteModel plain(pointers(records), with_base_url());  // no digests: no key
+  CHECK(kbc::Sitemap(plain, 4).key(1).empty());
+}
+
 TEST_CASE("llms.txt lists every entry of a small knowledge base, domains and recent of a large") {
   const auto records = domain_records("cuda", 5);
   const kbc::SiteModel model(pointers(records), {});
