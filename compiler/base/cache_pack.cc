@@ -75,12 +75,14 @@ CachePack::~CachePack() {
 
 void CachePack::open() {
   std::call_once(opened_, [this] {
-    lock_fd_ = ::open((path_ + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // No file of the cache is opened through a link.
+    lock_fd_ = ::open((path_ + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (lock_fd_ >= 0 && ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
       ::close(lock_fd_);
       lock_fd_ = -1;
     }
-    fd_ = ::open(path_.c_str(), O_CLOEXEC | (lock_fd_ >= 0 ? O_RDWR | O_CREAT : O_RDONLY), 0644);
+    fd_ = ::open(path_.c_str(),
+                 O_CLOEXEC | O_NOFOLLOW | (lock_fd_ >= 0 ? O_RDWR | O_CREAT : O_RDONLY), 0644);
     if (fd_ < 0) return;
     std::string head(kHeadSize, '\0');
     struct stat st {};
@@ -113,7 +115,8 @@ void CachePack::read_index() {
     return;
   std::size_t at = kIndexMagic.size() + kIdSize;
   std::uint64_t count = 0;
-  if (!take(body, at, count) || count > body.size()) return;
+  // An item takes at least its key's size, offset and length: 20 bytes.
+  if (!take(body, at, count) || count > body.size() / 20) return;
   std::vector<Item> items(count);
   for (Item& item : items) {
     std::uint32_t key_size = 0;
@@ -122,7 +125,7 @@ void CachePack::read_index() {
     at += key_size;
     if (!take(body, at, item.slot.offset) || !take(body, at, item.slot.length)) return;
     if (item.slot.offset < kHeadSize || item.slot.offset > end_ ||
-        end_ - item.slot.offset < key_size + item.slot.length)
+        end_ - item.slot.offset < key_size || end_ - item.slot.offset - key_size < item.slot.length)
       return;
   }
   if (at != body.size()) return;
@@ -214,7 +217,8 @@ bool CachePack::write_pack_anew(std::vector<Item>& live) {
   std::random_device random;
   for (unsigned char& byte : id) byte = static_cast<unsigned char>(random());
   const std::string temporary = path_ + ".tmp-" + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd =
+      ::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return false;
   const std::string_view id_bytes(reinterpret_cast<const char*>(id.data()), kIdSize);
   bool ok = write_at(fd, {kPackMagic, id_bytes}, 0);

@@ -247,3 +247,19 @@ TEST_CASE("a damaged pack or index finds nothing wrong, and is written anew") {
     CHECK(found.at("d") == "delta");
   }
 }
+
+TEST_CASE("a pack that is a link is neither read nor written through") {
+  TempDir temp;
+  const fs::path path = temp.root / "pack";
+  store_all(temp.root / "elsewhere", {{"a", "1"}});
+  const std::string elsewhere = file_bytes(temp.root / "elsewhere");
+  fs::create_symlink(temp.root / "elsewhere", path);
+  fs::copy_file(temp.root / "elsewhere.index", temp.root / "pack.index");
+  {
+    CachePack pack(path.string());
+    CHECK_FALSE(pack.find("a"));
+    pack.store("b", "2");
+  }
+  CHECK(file_bytes(temp.root / "elsewhere") == elsewhere);
+  CHECK(fs::is_symlink(path));
+}
