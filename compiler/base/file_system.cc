@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "base/diagnostic.h"
+#include "base/folder_memo.h"
 #include "base/parallel.h"
 
 namespace kbc {
@@ -163,56 +164,92 @@ bool RealFileSystem::is_directory(const std::string& path) const {
 
 namespace {
 
-// What one folder holds, relative to the walk's top: regular files and links go to `listing`,
-// folders to `folders`.
-void list_folder(const std::string& top, const std::string& relative, FileSystem::Listing& listing,
-                 std::vector<std::string>& folders) {
+// What a walk found in a folder, for its memo.
+struct Seen {
+  std::string path;
+  FolderMemo::Folder folder;
+  bool listed = false;
+};
+
+// The names in the folder `dir`, by kind.
+FolderMemo::Folder names_in(const fs::path& dir) {
+  FolderMemo::Folder names;
   std::error_code error;
-  const fs::path dir = fs::path(top) / relative;
   fs::directory_iterator it(dir, error), end;
   if (error) throw ToolError("cannot list " + dir.string() + ": " + error.message());
   for (; it != end; it.increment(error)) {
     if (error) throw ToolError("cannot list " + dir.string() + ": " + error.message());
-    const std::string name = join_path(relative, it->path().filename().string());
+    std::string name = it->path().filename().string();
     if (it->is_symlink(error)) {
-      listing.links.push_back(name);
+      names.links.push_back(std::move(name));
     } else if (it->is_regular_file(error)) {
-      listing.files.push_back(name);
+      names.files.push_back(std::move(name));
     } else if (it->is_directory(error)) {
-      folders.push_back(name);
+      names.folders.push_back(std::move(name));
     }
   }
+  return names;
+}
+
+// What one folder holds, relative to the walk's top: regular files and links go to `listing`,
+// folders to `folders`. From `last` when it trusts the folder's stamp; recorded in `seen` when
+// it is given.
+void list_folder(const std::string& top, const std::string& relative, FileSystem::Listing& listing,
+                 std::vector<std::string>& folders, const FolderMemo* last,
+                 std::vector<Seen>* seen) {
+  const fs::path dir = fs::path(top) / relative;
+  // The stamp before the names: a name added while they are read changes it after.
+  const std::optional<FileStamp> stamp = seen ? folder_stamp(dir.string()) : std::nullopt;
+  const FolderMemo::Folder* known = last && stamp ? last->trusted(relative, *stamp) : nullptr;
+  FolderMemo::Folder listed;
+  if (!known) listed = names_in(dir);
+  const FolderMemo::Folder& names = known ? *known : listed;
+  for (const std::string& name : names.files) listing.files.push_back(join_path(relative, name));
+  for (const std::string& name : names.links) listing.links.push_back(join_path(relative, name));
+  for (const std::string& name : names.folders) folders.push_back(join_path(relative, name));
+  if (!seen || !stamp) return;
+  Seen& folder = seen->emplace_back(Seen{relative, known ? *known : std::move(listed), !known});
+  folder.folder.stamp = *stamp;
 }
 
 // The whole tree under `relative`, as list_folder sees each folder.
-void walk_folder(const std::string& top, const std::string& relative,
-                 FileSystem::Listing& listing) {
+void walk_folder(const std::string& top, const std::string& relative, FileSystem::Listing& listing,
+                 const FolderMemo* last, std::vector<Seen>* seen) {
   std::vector<std::string> folders = {relative};
   while (!folders.empty()) {
     const std::string folder = std::move(folders.back());
     folders.pop_back();
-    list_folder(top, folder, listing, folders);
+    list_folder(top, folder, listing, folders, last, seen);
   }
 }
 
 }  // namespace
 
+FileSystem::Listing RealFileSystem::walk(const std::string& dir) const {
+  return walk(dir, nullptr, nullptr);
+}
+
 // One walk of the tree (links to folders not entered): its regular files and its links. The
 // folders of the first levels are walked on every core (100,000 entries are some 90,000
 // folders, and a folder costs the kernel an open, a read and a close).
-FileSystem::Listing RealFileSystem::walk(const std::string& dir) const {
+FileSystem::Listing RealFileSystem::walk(const std::string& dir, const FolderMemo* last,
+                                         FolderMemo* next) const {
   Listing listing;
+  std::vector<Seen> seen;
   std::vector<std::string> folders = {""};
   for (int level = 0; level < 2 && !folders.empty() && folders.size() < 256; ++level) {
     std::vector<std::string> below;
-    for (const std::string& folder : folders) list_folder(dir, folder, listing, below);
+    for (const std::string& folder : folders)
+      list_folder(dir, folder, listing, below, last, next ? &seen : nullptr);
     folders = std::move(below);
   }
   std::vector<Listing> found(folders.size());
+  std::vector<std::vector<Seen>> seen_below(folders.size());
   parallel_blocks(
       folders.size(),
       [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) walk_folder(dir, folders[i], found[i]);
+        for (std::size_t i = begin; i < end; ++i)
+          walk_folder(dir, folders[i], found[i], last, next ? &seen_below[i] : nullptr);
       },
       1);
   for (Listing& part : found) {
@@ -221,20 +258,39 @@ FileSystem::Listing RealFileSystem::walk(const std::string& dir) const {
     listing.links.insert(listing.links.end(), std::make_move_iterator(part.links.begin()),
                          std::make_move_iterator(part.links.end()));
   }
+  if (next) {
+    seen_below.push_back(std::move(seen));
+    for (std::vector<Seen>& part : seen_below)
+      for (Seen& folder : part) next->record(folder.path, std::move(folder.folder), folder.listed);
+  }
   std::sort(listing.files.begin(), listing.files.end());
   std::sort(listing.links.begin(), listing.links.end());
   return listing;
 }
 
-std::optional<FileStamp> stamp_of(const std::string& path, bool follow_link) {
-  struct stat st {};
-  const int failed = follow_link ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st);
-  if (failed != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+namespace {
+
+FileStamp stamp_from(const struct stat& st) {
   const auto ns = [](const timespec& t) {
     return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
   };
   return FileStamp{static_cast<std::uint64_t>(st.st_size), ns(st.st_mtim), ns(st.st_ctim),
                    static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_dev)};
+}
+
+}  // namespace
+
+std::optional<FileStamp> stamp_of(const std::string& path, bool follow_link) {
+  struct stat st {};
+  const int failed = follow_link ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st);
+  if (failed != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return stamp_from(st);
+}
+
+std::optional<FileStamp> folder_stamp(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return std::nullopt;
+  return stamp_from(st);
 }
 
 std::optional<FileStamp> RealFileSystem::stamp(const std::string& path) const {

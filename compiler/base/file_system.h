@@ -76,6 +76,10 @@ struct FileStamp {
 // The stamp of the regular file at `path` (through a link only when `follow_link`); nullopt when
 // there is none.
 std::optional<FileStamp> stamp_of(const std::string& path, bool follow_link);
+// The stamp of the folder at `path` (not through a link); nullopt when there is none.
+std::optional<FileStamp> folder_stamp(const std::string& path);
+
+class FolderMemo;
 
 class FileSystem {
  public:
@@ -100,6 +104,12 @@ class FileSystem {
     std::vector<std::string> files, links;
   };
   virtual Listing walk(const std::string& dir) const { return {list(dir, ""), links(dir)}; }
+  // The same, taking the names of a folder that `last` trusts from it, and recording every
+  // folder's in `next` (base/folder_memo.h). Here, without either.
+  virtual Listing walk(const std::string& dir, const FolderMemo* /*last*/,
+                       FolderMemo* /*next*/) const {
+    return walk(dir);
+  }
   // The stamp of the regular file at `path` (not through a link); nullopt when there is none or
   // the file system keeps none.
   virtual std::optional<FileStamp> stamp(const std::string& path) const = 0;
@@ -113,6 +123,7 @@ class RealFileSystem final : public FileSystem {
   std::vector<std::string> list(const std::string& dir, std::string_view suffix) const override;
   std::vector<std::string> links(const std::string& dir) const override;
   Listing walk(const std::string& dir) const override;
+  Listing walk(const std::string& dir, const FolderMemo* last, FolderMemo* next) const override;
   std::optional<FileStamp> stamp(const std::string& path) const override;
 };
 

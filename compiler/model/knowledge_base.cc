@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "base/digest.h"
+#include "base/folder_memo.h"
 #include "base/parallel.h"
 #include "model/file_stamps.h"
 #include "model/recipe.h"
@@ -177,6 +178,19 @@ std::string listing_digest(const EntryListing& listing) {
   return digest.hex();
 }
 
+// One walk of entries/: with the cache, the folders whose stamps the last walk recorded are
+// not listed again (base/folder_memo.h).
+FileSystem::Listing walk_entries(const FileSystem& fs, const std::string& entries_dir,
+                                 ParseCache* cache) {
+  if (!cache) return fs.walk(entries_dir);
+  const std::optional<std::string> stored = cache->find_folders();
+  const FolderMemo last = stored ? FolderMemo::parse(*stored) : FolderMemo();
+  FolderMemo next(wall_clock_ns());  // before any folder is looked at
+  FileSystem::Listing listing = fs.walk(entries_dir, &last, &next);
+  if (next.listed_any() || next.size() != last.size()) cache->store_folders(next.text());
+  return listing;
+}
+
 }  // namespace
 
 EntryListing list_entry_files(const FileSystem& fs, const std::string& root, ParseCache* cache) {
@@ -184,7 +198,7 @@ EntryListing list_entry_files(const FileSystem& fs, const std::string& root, Par
   if (!fs.is_directory(entries_dir)) {
     throw ToolError("no entries/ folder in " + (root.empty() ? std::string(".") : root));
   }
-  const FileSystem::Listing found_files = fs.walk(entries_dir);  // one walk of the tree
+  const FileSystem::Listing found_files = walk_entries(fs, entries_dir, cache);
   EntryListing listing;
   for (const std::string& file : found_files.files) {
     if (file.ends_with(".yaml")) listing.files.push_back(file);

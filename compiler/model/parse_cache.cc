@@ -21,20 +21,21 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kCacheFormat = 12;  // bump when what is stored changes
+constexpr int kCacheFormat = 13;  // bump when what is stored changes
 constexpr char kLastLintName[] = "last-lint";
 constexpr char kLastLintFactsName[] = "last-lint-facts";
 constexpr char kSiteFiguresName[] = "site-figures";
 constexpr char kLastLoadName[] = "last-load";
 constexpr char kFileStampsName[] = "file-stamps";
+constexpr char kFoldersName[] = "folders";
 constexpr char kResultsPack[] = "results";
 constexpr char kRecordsPack[] = "records";
 constexpr char kSearchFolder[] = "search-index";
 // What prune() keeps in the folder: the named files, the packs' and the search indexes.
-constexpr std::string_view kKept[] = {kLastLintName, kLastLintFactsName, kSiteFiguresName,
-                                      kLastLoadName, kFileStampsName,    kSearchFolder,
-                                      "results",     "results.index",    "results.lock",
-                                      "records",     "records.index",    "records.lock"};
+constexpr std::string_view kKept[] = {
+    kLastLintName, kLastLintFactsName, kSiteFiguresName, kLastLoadName,   kFileStampsName,
+    kFoldersName,  kSearchFolder,      "results",        "results.index", "results.lock",
+    "records",     "records.index",    "records.lock"};
 
 // The document of the CBOR `bytes`, as json::from_cbor reads it, less its copy: from_cbor
 // returns `ok ? result : discarded`, which copies every document it read (half the time of
@@ -218,6 +219,14 @@ std::optional<std::string> ParseCache::find_file_stamps() const {
 
 void ParseCache::store_file_stamps(std::string_view text) {
   if (!folder_.empty()) replace_file((fs::path(folder_) / kFileStampsName).string(), text);
+}
+
+std::optional<std::string> ParseCache::find_folders() const {
+  return find_named_bytes(kFoldersName);
+}
+
+void ParseCache::store_folders(std::string_view text) {
+  if (!folder_.empty()) replace_file((fs::path(folder_) / kFoldersName).string(), text);
 }
 
 std::optional<json> ParseCache::find_site_figures() const { return find_named(kSiteFiguresName); }

@@ -60,6 +60,9 @@ class ParseCache {
   // What the last listing of the entry files learnt (model/file_stamps.h), as its text.
   std::optional<std::string> find_file_stamps() const;
   void store_file_stamps(std::string_view text);
+  // What the last walk of entries/ saw in each folder (base/folder_memo.h), as its text.
+  std::optional<std::string> find_folders() const;
+  void store_folders(std::string_view text);
   // What the last build measured of the site's match figures (site/match_figures.h), likewise.
   std::optional<nlohmann::json> find_site_figures() const;
   void store_site_figures(const nlohmann::json& figures);
