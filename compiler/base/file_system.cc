@@ -208,7 +208,11 @@ void list_folder(const std::string& top, const std::string& relative, FileSystem
   for (const std::string& name : names.links) listing.links.push_back(join_path(relative, name));
   for (const std::string& name : names.folders) folders.push_back(join_path(relative, name));
   if (!seen || !stamp) return;
-  Seen& folder = seen->emplace_back(Seen{relative, known ? *known : std::move(listed), !known});
+  Seen& folder = seen->emplace_back(Seen{relative, {}, !known});
+  if (known)
+    folder.folder = *known;
+  else
+    folder.folder = std::move(listed);
   folder.folder.stamp = *stamp;
 }
 
