@@ -14,6 +14,7 @@
 #include "base/diagnostic.h"
 #include "base/folder_memo.h"
 #include "base/parallel.h"
+#include "base/text.h"
 
 namespace kbc {
 namespace fs = std::filesystem;
@@ -289,6 +290,28 @@ std::optional<FileStamp> stamp_of(const std::string& path, bool follow_link) {
   const int failed = follow_link ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st);
   if (failed != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   return stamp_from(st);
+}
+
+bool settled_before(const FileStamp& stamp, std::int64_t listed_at_ns) {
+  const std::int64_t before = listed_at_ns - 2'000'000'000;
+  return stamp.modified_ns < before && stamp.changed_ns < before;
+}
+
+void append_stamp_fields(std::string& out, const FileStamp& stamp) {
+  for (const std::string& field : {std::to_string(stamp.size), std::to_string(stamp.modified_ns),
+                                   std::to_string(stamp.changed_ns), std::to_string(stamp.inode),
+                                   std::to_string(stamp.device)})
+    out.append(field).push_back('\t');
+}
+
+FileStamp take_stamp_fields(std::string_view& line) {
+  FileStamp stamp;
+  stamp.size = number_tab_field<std::uint64_t>(line);
+  stamp.modified_ns = number_tab_field<std::int64_t>(line);
+  stamp.changed_ns = number_tab_field<std::int64_t>(line);
+  stamp.inode = number_tab_field<std::uint64_t>(line);
+  stamp.device = number_tab_field<std::uint64_t>(line);
+  return stamp;
 }
 
 std::optional<FileStamp> folder_stamp(const std::string& path) {

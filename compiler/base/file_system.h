@@ -78,6 +78,16 @@ struct FileStamp {
 std::optional<FileStamp> stamp_of(const std::string& path, bool follow_link);
 // The stamp of the folder at `path` (not through a link); nullopt when there is none.
 std::optional<FileStamp> folder_stamp(const std::string& path);
+// Whether `stamp`'s modification and change times are older than `listed_at_ns` by more than
+// two seconds (FAT's step, and far more than any clock tick of ext4, XFS or btrfs): a write in
+// the same tick as a listing, after it, leaves the times as they were, so only a settled stamp
+// can be trusted to change with every later write.
+bool settled_before(const FileStamp& stamp, std::int64_t listed_at_ns);
+// A stamp as a cache's table writes it: its size, times, inode and device, each followed by a
+// tab; and back from the front of `line` (past them), throwing std::invalid_argument on
+// anything else.
+void append_stamp_fields(std::string& out, const FileStamp& stamp);
+FileStamp take_stamp_fields(std::string_view& line);
 
 class FolderMemo;
 

@@ -5,7 +5,7 @@
 // folders) the walk was most of the system time of a lint or a build after an edit.
 //
 // A folder's stamp is trusted only when its modification and change times are older than the
-// walk that recorded it by more than kTrustAfterNs, as FileStamps trusts a file's
+// walk that recorded it by two seconds (settled_before), as FileStamps trusts a file's
 // (model/file_stamps.h): a name added in the same tick of the clock as the listing, after it,
 // leaves the times as they were. A folder whose path or names hold a tab or a line break is
 // never recorded. Anything damaged in a stored memo makes it empty.
@@ -23,8 +23,6 @@ namespace kbc {
 
 class FolderMemo {
  public:
-  static constexpr std::int64_t kTrustAfterNs = 2'000'000'000;
-
   struct Folder {
     FileStamp stamp;                                 // the folder's own
     std::vector<std::string> files, links, folders;  // the names in it, by kind

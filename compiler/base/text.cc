@@ -359,4 +359,11 @@ std::string joined_list(const std::vector<std::string>& items, std::string_view 
   return out;
 }
 
+std::string_view next_tab_field(std::string_view& line) {
+  const std::size_t tab = line.find('\t');
+  const std::string_view field = line.substr(0, tab);
+  line.remove_prefix(tab == std::string_view::npos ? line.size() : tab + 1);
+  return field;
+}
+
 }  // namespace kbc

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <initializer_list>
@@ -10,6 +11,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -161,5 +163,19 @@ std::string joined_list(const std::vector<std::string>& items, std::string_view 
 std::optional<std::chrono::year_month_day> parse_date(std::string_view text);
 // A day written as YYYY-MM-DD.
 std::string date_text(std::chrono::sys_days day);
+
+// The field of `line` up to its next tab (or its end); `line` keeps what follows that tab. For
+// the tab-separated lines of the caches' tables.
+std::string_view next_tab_field(std::string_view& line);
+// The same field as a whole decimal number; throws std::invalid_argument when it is not one.
+template <typename Number>
+Number number_tab_field(std::string_view& line) {
+  const std::string_view field = next_tab_field(line);
+  Number value{};
+  const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (error != std::errc() || end != field.data() + field.size() || field.empty())
+    throw std::invalid_argument("not a number");
+  return value;
+}
 
 }  // namespace kbc

@@ -1,9 +1,10 @@
 #include "model/file_stamps.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <nlohmann/json.hpp>
+
+#include "base/text.h"
 
 namespace kbc {
 namespace {
@@ -46,24 +47,6 @@ std::vector<SuppressionComment> suppressions_from_json(const json& stored) {
   return out;
 }
 
-// The next field of `line` up to a tab (or its end), and the rest after it.
-std::string_view next_field(std::string_view& line) {
-  const std::size_t tab = line.find('\t');
-  const std::string_view field = line.substr(0, tab);
-  line.remove_prefix(tab == std::string_view::npos ? line.size() : tab + 1);
-  return field;
-}
-
-template <typename Number>
-Number number_field(std::string_view& line) {
-  const std::string_view field = next_field(line);
-  Number value{};
-  const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
-  if (error != std::errc() || end != field.data() + field.size() || field.empty())
-    throw std::invalid_argument("not a number");
-  return value;
-}
-
 }  // namespace
 
 std::int64_t wall_clock_ns() {
@@ -78,20 +61,16 @@ FileStamps FileStamps::parse(std::string_view text) {
     text.remove_prefix(kHeader.size());
     std::string_view header = text.substr(0, text.find('\n'));
     text.remove_prefix(std::min(text.size(), header.size() + 1));
-    FileStamps table(number_field<std::int64_t>(header));
+    FileStamps table(number_tab_field<std::int64_t>(header));
     while (!text.empty()) {
       const std::size_t end = text.find('\n');
       if (end == std::string_view::npos) return FileStamps();  // a line cut short
       std::string_view line = text.substr(0, end);
       text.remove_prefix(end + 1);
       Known known;
-      known.digest = std::string(next_field(line));
-      known.stamp.size = number_field<std::uint64_t>(line);
-      known.stamp.modified_ns = number_field<std::int64_t>(line);
-      known.stamp.changed_ns = number_field<std::int64_t>(line);
-      known.stamp.inode = number_field<std::uint64_t>(line);
-      known.stamp.device = number_field<std::uint64_t>(line);
-      const std::string path(next_field(line));
+      known.digest = std::string(next_tab_field(line));
+      known.stamp = take_stamp_fields(line);
+      const std::string path(next_tab_field(line));
       if (!line.empty()) known.suppressions = suppressions_from_json(json::parse(line));
       if (known.digest.empty() || path.empty()) return FileStamps();
       table.files_.emplace(path, std::move(known));
@@ -109,11 +88,8 @@ std::string FileStamps::text() const {
   std::string out = std::string(kHeader) + std::to_string(listed_at_ns_) + "\n";
   for (const auto* file : sorted) {
     const Known& known = file->second;
-    const FileStamp& s = known.stamp;
-    for (const std::string& field :
-         {known.digest, std::to_string(s.size), std::to_string(s.modified_ns),
-          std::to_string(s.changed_ns), std::to_string(s.inode), std::to_string(s.device)})
-      out.append(field).push_back('\t');
+    out.append(known.digest).push_back('\t');
+    append_stamp_fields(out, known.stamp);
     out += file->first;
     if (!known.suppressions.empty()) out += "\t" + suppressions_to_json(known.suppressions).dump();
     out.push_back('\n');
@@ -127,8 +103,7 @@ const FileStamps::Known* FileStamps::find(const std::string& path) const {
 }
 
 bool FileStamps::settled(const FileStamp& stamp) const {
-  const std::int64_t before = listed_at_ns_ - kTrustAfterNs;
-  return stamp.modified_ns < before && stamp.changed_ns < before;
+  return settled_before(stamp, listed_at_ns_);
 }
 
 const FileStamps::Known* FileStamps::trusted(const std::string& path, const FileStamp& now) const {

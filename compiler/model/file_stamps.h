@@ -3,9 +3,10 @@
 // changed (git's index does the same for `git status`).
 //
 // A stamp is trusted only when its modification and change times are older than the listing
-// that recorded it by more than kTrustAfterNs: a file written again in the same tick of the
-// clock as the read, after it, keeps its times, and is hashed again until its times are old
-// enough to tell any later write apart. Anything damaged in the stored table makes it empty.
+// that recorded it by more than two seconds (settled_before, base/file_system.h): a file written
+// again in the same tick of the clock as the read, after it, keeps its times, and is hashed again
+// until its times are old enough to tell any later write apart. Anything damaged in the stored
+// table makes it empty.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +22,6 @@ namespace kbc {
 
 class FileStamps {
  public:
-  // Two seconds: FAT's step, and far more than any clock tick of ext4, XFS or btrfs.
-  static constexpr std::int64_t kTrustAfterNs = 2'000'000'000;
-
   struct Known {
     FileStamp stamp;
     std::string digest;
