@@ -3,11 +3,9 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <random>
 
@@ -23,28 +21,11 @@ constexpr std::size_t kIdSize = 16;
 constexpr std::size_t kHeadSize = kPackMagic.size() + kIdSize;
 constexpr std::size_t kDigestSize = 64;  // Digest::hex()
 
-// Reads `size` bytes at `offset` into `out`; false when the file ends before them.
-bool read_at(int fd, char* out, std::size_t size, std::uint64_t offset) {
-  for (std::size_t done = 0; done < size;) {
-    const ssize_t n = ::pread(fd, out + done, size - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-// Writes the pieces at `offset`, in order; false when they could not all be written.
-bool write_at(int fd, std::initializer_list<std::string_view> pieces, std::uint64_t offset) {
-  for (std::string_view piece : pieces) {
-    for (std::size_t done = 0; done < piece.size();) {
-      const ssize_t n =
-          ::pwrite(fd, piece.data() + done, piece.size() - done, static_cast<off_t>(offset));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      done += static_cast<std::size_t>(n);
-      offset += static_cast<std::uint64_t>(n);
-    }
+// Writes the pieces at `offset`, one after the other.
+bool write_pieces(int fd, std::initializer_list<std::string_view> pieces, std::uint64_t offset) {
+  for (const std::string_view piece : pieces) {
+    if (!write_at(fd, piece, offset)) return false;
+    offset += piece.size();
   }
   return true;
 }
@@ -167,7 +148,7 @@ void CachePack::store(std::string_view key, std::string_view value) {
   open();
   const std::lock_guard lock(mutex_);
   if (lock_fd_ < 0 || fd_ < 0 || failed_ || committed_) return;
-  if (!write_at(fd_, {key, value}, end_)) {
+  if (!write_pieces(fd_, {key, value}, end_)) {
     failed_ = true;  // what it left past end_ is dead space
     return;
   }
@@ -221,14 +202,14 @@ bool CachePack::write_pack_anew(std::vector<Item>& live) {
       ::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return false;
   const std::string_view id_bytes(reinterpret_cast<const char*>(id.data()), kIdSize);
-  bool ok = write_at(fd, {kPackMagic, id_bytes}, 0);
+  bool ok = write_pieces(fd, {kPackMagic, id_bytes}, 0);
   std::uint64_t end = kHeadSize;
   std::vector<Item> moved;
   for (const Item& item : live) {
     if (!ok) break;
     const std::optional<std::string> value = read_value(item.key, item.slot);
     if (!value) continue;  // unreadable: dropped
-    ok = write_at(fd, {item.key, *value}, end);
+    ok = write_pieces(fd, {item.key, *value}, end);
     moved.push_back({item.key, {end, value->size()}});
     end += item.key.size() + value->size();
   }
@@ -257,6 +238,13 @@ void CachePack::write_index(const std::vector<Item>& live) const {
   }
   out += Digest().add(out).hex();
   replace_file(path_ + ".index", out);
+}
+
+bool CachePack::owns(std::string_view name) const {
+  const std::string_view pack = std::string_view(path_).substr(path_.rfind('/') + 1);
+  if (!name.starts_with(pack)) return false;
+  name.remove_prefix(pack.size());
+  return name.empty() || name == ".index" || name == ".lock";
 }
 
 }  // namespace kbc

@@ -49,6 +49,8 @@ class CachePack {
   // of it is dead. Once, with no find or store at the same time; the pack finds nothing after
   // it, and keeps nothing stored.
   void commit();
+  // Whether `name`, a file in the pack's folder, is one of its three.
+  bool owns(std::string_view name) const;
 
  private:
   using Id = std::array<unsigned char, 16>;

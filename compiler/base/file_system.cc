@@ -87,14 +87,30 @@ bool ScratchFile::append(std::string_view bytes) {
 
 std::string ScratchFile::read(std::uint64_t offset, std::size_t size) const {
   std::string bytes(size, '\0');
+  if (!read_at(fd_, bytes.data(), size, offset))
+    throw std::runtime_error("cannot read back a scratch file");
+  return bytes;
+}
+
+bool read_at(int fd, char* out, std::size_t size, std::uint64_t offset) {
   for (std::size_t done = 0; done < size;) {
-    const ssize_t n =
-        ::pread(fd_, bytes.data() + done, size - done, static_cast<off_t>(offset + done));
+    const ssize_t n = ::pread(fd, out + done, size - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw std::runtime_error("cannot read back a scratch file");
+    if (n <= 0) return false;
     done += static_cast<std::size_t>(n);
   }
-  return bytes;
+  return true;
+}
+
+bool write_at(int fd, std::string_view bytes, std::uint64_t offset) {
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t n =
+        ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
 }
 
 std::string executable_identity() {

@@ -32,6 +32,12 @@ bool replace_file(const std::string& path, std::string_view bytes);
 // what is written while kbc starts no process (the last lint); the version above opens its own.
 bool replace_file(const std::string& path, const std::function<bool(std::ostream&)>& write);
 
+// Reads `size` bytes at `offset` of the open file `fd` into `out`; false when it ends before
+// them or cannot be read.
+bool read_at(int fd, char* out, std::size_t size, std::uint64_t offset);
+// Writes `bytes` at `offset` of the open file `fd`; false when they could not all be written.
+bool write_at(int fd, std::string_view bytes, std::uint64_t offset);
+
 // A file that no other process can open, for bytes a run writes once and reads back instead of
 // holding them in memory: unnamed (O_TMPFILE), so it goes with the process however it ends.
 class ScratchFile {

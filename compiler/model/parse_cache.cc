@@ -31,11 +31,10 @@ constexpr char kFoldersName[] = "folders";
 constexpr char kResultsPack[] = "results";
 constexpr char kRecordsPack[] = "records";
 constexpr char kSearchFolder[] = "search-index";
-// What prune() keeps in the folder: the named files, the packs' and the search indexes.
-constexpr std::string_view kKept[] = {
-    kLastLintName, kLastLintFactsName, kSiteFiguresName, kLastLoadName,   kFileStampsName,
-    kFoldersName,  kSearchFolder,      "results",        "results.index", "results.lock",
-    "records",     "records.index",    "records.lock"};
+// The named files, which prune() keeps with the packs' and the search indexes.
+constexpr std::string_view kNamed[] = {kLastLintName, kLastLintFactsName, kSiteFiguresName,
+                                       kLastLoadName, kFileStampsName,    kFoldersName,
+                                       kSearchFolder};
 
 // The document of the CBOR `bytes`, as json::from_cbor reads it, less its copy: from_cbor
 // returns `ok ? result : discarded`, which copies every document it read (half the time of
@@ -61,16 +60,6 @@ void write_stored(const fs::path& target, const json& stored) {
   const std::vector<std::uint8_t> bytes = json::to_cbor(stored);
   replace_file(target.string(),
                std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-}
-
-// replace_file of `target` with `bytes` (a text or a ParseCache::Writer), making its folder
-// when that is missing (the folder's first file).
-template <typename Bytes>
-void replace_making_folder(const fs::path& target, const Bytes& bytes) {
-  if (replace_file(target.string(), bytes)) return;
-  std::error_code error;
-  fs::create_directories(target.parent_path(), error);
-  replace_file(target.string(), bytes);
 }
 
 }  // namespace
@@ -173,6 +162,11 @@ void ParseCache::store(const std::string& path, std::string_view digest, const R
   results_->store(key(path, digest), stored);
 }
 
+template <typename Bytes>
+void ParseCache::store_named_bytes(const char* name, const Bytes& bytes) {
+  if (!folder_.empty()) replace_file((fs::path(folder_) / name).string(), bytes);
+}
+
 std::optional<std::string> ParseCache::find_named_bytes(const char* name) const {
   if (folder_.empty()) return std::nullopt;
   return read_whole_file(fs::path(folder_) / name);
@@ -201,12 +195,10 @@ std::optional<std::string> ParseCache::find_last_lint_facts() const {
   return find_named_bytes(kLastLintFactsName);
 }
 
-void ParseCache::store_last_lint(const Writer& write) {
-  if (!folder_.empty()) replace_file((fs::path(folder_) / kLastLintName).string(), write);
-}
+void ParseCache::store_last_lint(const Writer& write) { store_named_bytes(kLastLintName, write); }
 
 void ParseCache::store_last_lint_facts(const Writer& write) {
-  if (!folder_.empty()) replace_file((fs::path(folder_) / kLastLintFactsName).string(), write);
+  store_named_bytes(kLastLintFactsName, write);
 }
 
 std::optional<json> ParseCache::find_last_load() const { return find_named(kLastLoadName); }
@@ -218,16 +210,14 @@ std::optional<std::string> ParseCache::find_file_stamps() const {
 }
 
 void ParseCache::store_file_stamps(std::string_view text) {
-  if (!folder_.empty()) replace_file((fs::path(folder_) / kFileStampsName).string(), text);
+  store_named_bytes(kFileStampsName, text);
 }
 
 std::optional<std::string> ParseCache::find_folders() const {
   return find_named_bytes(kFoldersName);
 }
 
-void ParseCache::store_folders(std::string_view text) {
-  if (!folder_.empty()) replace_file((fs::path(folder_) / kFoldersName).string(), text);
-}
+void ParseCache::store_folders(std::string_view text) { store_named_bytes(kFoldersName, text); }
 
 std::optional<json> ParseCache::find_site_figures() const { return find_named(kSiteFiguresName); }
 
@@ -239,7 +229,12 @@ std::optional<std::string> ParseCache::find_search_index(const std::string& code
 }
 
 void ParseCache::store_search_index(const std::string& code, const Writer& write) {
-  if (!folder_.empty()) replace_making_folder(fs::path(folder_) / kSearchFolder / code, write);
+  if (folder_.empty()) return;
+  const fs::path target = fs::path(folder_) / kSearchFolder / code;
+  if (replace_file(target.string(), write)) return;
+  std::error_code error;  // the folder's first index
+  fs::create_directories(target.parent_path(), error);
+  replace_file(target.string(), write);
 }
 
 std::optional<std::string> ParseCache::find_record(const std::string& key) const {
@@ -256,15 +251,17 @@ void ParseCache::prune_records() {
 }
 
 // Drops the results no longer used and writes their pack's index (a run asks for no result
-// after it), and removes any file of the folder that is none of kKept (what a run killed while
-// replacing a file left).
+// after it), and removes any file of the folder that is neither named nor a pack's (what a run
+// killed while replacing a file left).
 void ParseCache::prune() {
   if (folder_.empty()) return;
   results_->drop_unused();
   results_->commit();
   std::error_code error;
   for (const auto& item : fs::directory_iterator(folder_, error)) {
-    if (std::ranges::find(kKept, item.path().filename().string()) == std::end(kKept))
+    const std::string name = item.path().filename().string();
+    if (std::ranges::find(kNamed, name) == std::end(kNamed) && !results_->owns(name) &&
+        !records_->owns(name))
       fs::remove(item.path(), error);
   }
 }

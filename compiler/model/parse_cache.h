@@ -83,6 +83,9 @@ class ParseCache {
  private:
   std::string key(const std::string& path, std::string_view digest) const;
   std::optional<std::string> find_named_bytes(const char* name) const;
+  // Replaces the named file with `bytes` (a text or a Writer).
+  template <typename Bytes>
+  void store_named_bytes(const char* name, const Bytes& bytes);
   std::optional<nlohmann::json> find_named(const char* name) const;
   void store_named(const char* name, const nlohmann::json& stored);
 

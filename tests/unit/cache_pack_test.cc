@@ -263,3 +263,10 @@ TEST_CASE("a pack that is a link is neither read nor written through") {
   CHECK(file_bytes(temp.root / "elsewhere") == elsewhere);
   CHECK(fs::is_symlink(path));
 }
+
+TEST_CASE("a pack owns its three files and no other") {
+  const CachePack pack("/cache/results");
+  for (const char* name : {"results", "results.index", "results.lock"}) CHECK(pack.owns(name));
+  for (const char* name : {"records", "results.tmp-12", "results.indexx", "result", ""})
+    CHECK_FALSE(pack.owns(name));
+}
