@@ -369,7 +369,7 @@ void OutputStage::write_manifest(const std::function<void(std::string_view)>& ou
     for (; change != changes.end(); ++change, ++lines)
       append_manifest_line(text, (*change)->first, (*change)->second);
     // The lock is held and the manifest was indexed whole: it cannot differ now.
-    if (!read || lines != new_files().size())
+    if (!read || lines != new_count())
       throw ToolError("the output's manifest " + (out_dir_ / kOutputMarker).string() +
                       " changed during the build");
     flush(true);
@@ -442,8 +442,7 @@ bool OutputStage::reuse(const std::string& path, std::string_view key) {
 bool OutputStage::drops_files() {
   index_manifest();
   const std::lock_guard lock(mutex_);
-  return std::ranges::any_of(
-      old_, [this](const auto& file) { return !file.second.reused && !new_.contains(file.first); });
+  return std::ranges::any_of(old_, [this](const auto& file) { return dropped(file); });
 }
 
 void OutputStage::put_copy(const std::string& path, const std::string& source,
@@ -491,9 +490,14 @@ std::vector<const std::pair<const std::string, OutputStage::File>*> OutputStage:
   files.reserve(new_.size());
   for (const auto& file : new_) files.push_back(&file);
   for (const auto& file : old_) {
-    if (file.second.reused && !new_.contains(file.first)) files.push_back(&file);
+    if (reused_only(file)) files.push_back(&file);
   }
   return files;
+}
+
+std::size_t OutputStage::new_count() const {
+  return new_.size() + static_cast<std::size_t>(std::ranges::count_if(
+                           old_, [this](const auto& file) { return reused_only(file); }));
 }
 
 std::optional<ScratchFile> OutputStage::scratch_file() const {
@@ -508,7 +512,7 @@ bool OutputStage::has(const std::string& path) const {
 
 std::size_t OutputStage::size() const {
   const std::lock_guard lock(mutex_);
-  return new_files().size();
+  return new_count();
 }
 
 OutputStage::Summary OutputStage::commit(Progress* progress) {
@@ -528,8 +532,8 @@ OutputStage::Summary OutputStage::commit(Progress* progress) {
     journal.remove = find_stale(
         out_dir_, [&](const std::string& path) { return new_.count(path) > 0; }, folders);
   } else {
-    for (const auto& [path, file] : old_) {
-      if (!file.reused && !new_.contains(path)) journal.remove.push_back(path);
+    for (const auto& file : old_) {
+      if (dropped(file)) journal.remove.push_back(file.first);
     }
   }
   std::sort(journal.remove.begin(), journal.remove.end());

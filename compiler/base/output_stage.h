@@ -139,8 +139,18 @@ class OutputStage {
   void hold(const std::string& path, const File& file);
   // Whether the new output has `path`: put, or reused from the old. Under mutex_.
   bool holds_path(const std::string& path) const;
-  // The new output's files: new_'s, and old_'s reused ones that new_ has not. Under mutex_.
+  // The new output's files: new_'s, and old_'s reused ones that new_ has not; and how many.
+  // Under mutex_.
   std::vector<const std::pair<const std::string, File>*> new_files() const;
+  std::size_t new_count() const;
+  // Of a file of old_, under mutex_: whether the new output has it as reused only, and whether
+  // it has it not at all (the commit removes it).
+  bool reused_only(const std::pair<const std::string, File>& old) const {
+    return old.second.reused && !new_.contains(old.first);
+  }
+  bool dropped(const std::pair<const std::string, File>& old) const {
+    return !old.second.reused && !new_.contains(old.first);
+  }
   // The manifest's text, handed to `out` in pieces. When the old manifest is sorted (kbc writes
   // it so), its lines are copied with the changed files' merged in and `removed` (sorted) left
   // out: at 100,000 entries, sorting and formatting the lines of 730,000 files was most of the

@@ -118,17 +118,22 @@ std::size_t Sitemap::page_of_url(std::size_t number) const {
 }
 
 std::string Sitemap::path(std::size_t k) const {
-  return parts() == 1 || k == 0 ? "sitemap.xml" : "sitemap-" + std::to_string(k) + ".xml";
+  return parts() == 1 || is_index(k) ? "sitemap.xml" : "sitemap-" + std::to_string(k) + ".xml";
+}
+
+std::pair<std::size_t, std::size_t> Sitemap::url_range(std::size_t k) const {
+  const std::size_t count = first_url_.back();
+  if (parts() == 1) return {0, count};
+  const std::size_t begin = (k - 1) * max_urls_;
+  return {begin, std::min(begin + max_urls_, count)};
 }
 
 std::string Sitemap::key(std::size_t k) const {
   if (model_.site_digest().empty()) return "";
   Digest key;
   key.add("sitemap 1").add(model_.site_digest()).add(k).add(parts());
-  if (parts() > 1 && k == 0) return key.hex().substr(0, 32);  // the index: its parts only
-  const std::size_t count = first_url_.back();
-  const std::size_t begin = parts() == 1 ? 0 : (k - 1) * max_urls_;
-  const std::size_t end = parts() == 1 ? count : std::min(begin + max_urls_, count);
+  if (is_index(k)) return key.hex().substr(0, 32);  // its parts only
+  const auto [begin, end] = url_range(k);
   key.add(begin).add(end);
   for (std::size_t page = page_of_url(begin); page < pages_.size() && first_url_[page] < end;
        ++page) {
@@ -139,26 +144,22 @@ std::string Sitemap::key(std::size_t k) const {
 }
 
 SitemapFile Sitemap::file(std::size_t k) const {
-  const std::size_t count = first_url_.back();
   const auto with = [](const char* key, MustacheData list) {
     MustacheData model = object_data();
     put(model, key, std::move(list));
     return model;
   };
-  if (parts() == 1) return {"sitemap.xml", "sitemap.xml", with("urls", urls(0, count))};
-  if (k == 0) {
+  if (is_index(k)) {
     MustacheData sitemaps = list_data();
     for (std::size_t part = 1; part <= parts(); ++part) {
       MustacheData sitemap = object_data();
-      put_text(sitemap, "loc",
-               model_.config().base_url + "sitemap-" + std::to_string(part) + ".xml");
+      put_text(sitemap, "loc", model_.config().base_url + path(part));
       append(sitemaps, std::move(sitemap));
     }
-    return {"sitemap.xml", "sitemap_index.xml", with("sitemaps", std::move(sitemaps))};
+    return {path(k), "sitemap_index.xml", with("sitemaps", std::move(sitemaps))};
   }
-  const std::size_t begin = (k - 1) * max_urls_;
-  return {"sitemap-" + std::to_string(k) + ".xml", "sitemap.xml",
-          with("urls", urls(begin, std::min(begin + max_urls_, count)))};
+  const auto [begin, end] = url_range(k);
+  return {path(k), "sitemap.xml", with("urls", urls(begin, end))};
 }
 
 MustacheData sitemap_model(const SiteModel& model) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/languages.h"
@@ -61,6 +62,8 @@ class Sitemap {
  private:
   MustacheData urls(std::size_t begin, std::size_t end) const;  // URLs [begin, end)
   std::size_t page_of_url(std::size_t number) const;            // the page URL `number` is of
+  bool is_index(std::size_t k) const { return parts() > 1 && k == 0; }
+  std::pair<std::size_t, std::size_t> url_range(std::size_t k) const;  // file k's URLs
 
   const SiteModel& model_;
   std::size_t max_urls_;
