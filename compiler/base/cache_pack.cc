@@ -9,6 +9,7 @@
 #include <cstring>
 #include <random>
 
+#include "base/byte_io.h"
 #include "base/digest.h"
 #include "base/file_system.h"
 
@@ -27,20 +28,6 @@ bool write_pieces(int fd, std::initializer_list<std::string_view> pieces, std::u
     if (!write_at(fd, piece, offset)) return false;
     offset += piece.size();
   }
-  return true;
-}
-
-template <typename Number>
-void put(std::string& out, Number number) {
-  out.append(reinterpret_cast<const char*>(&number), sizeof number);
-}
-
-// Reads what put() wrote at `at`, moving past it; false past the end of `bytes`.
-template <typename Number>
-bool take(std::string_view bytes, std::size_t& at, Number& number) {
-  if (bytes.size() - at < sizeof number) return false;
-  std::memcpy(&number, bytes.data() + at, sizeof number);
-  at += sizeof number;
   return true;
 }
 
@@ -94,22 +81,21 @@ void CachePack::read_index() {
           std::string_view(reinterpret_cast<const char*>(id_.data()), kIdSize) ||
       Digest().add(body).hex() != bytes.substr(body.size()))
     return;
-  std::size_t at = kIndexMagic.size() + kIdSize;
+  ByteReader in(body.substr(kIndexMagic.size() + kIdSize));
   std::uint64_t count = 0;
   // An item takes at least its key's size, offset and length: 20 bytes.
-  if (!take(body, at, count) || count > body.size() / 20) return;
+  if (!in.take_count(count, 20)) return;
   std::vector<Item> items(count);
   for (Item& item : items) {
-    std::uint32_t key_size = 0;
-    if (!take(body, at, key_size) || body.size() - at < key_size) return;
-    item.key = body.substr(at, key_size);
-    at += key_size;
-    if (!take(body, at, item.slot.offset) || !take(body, at, item.slot.length)) return;
+    std::string_view key;
+    if (!in.take_text(key) || !in.take(item.slot.offset) || !in.take(item.slot.length)) return;
+    item.key = key;
     if (item.slot.offset < kHeadSize || item.slot.offset > end_ ||
-        end_ - item.slot.offset < key_size || end_ - item.slot.offset - key_size < item.slot.length)
+        end_ - item.slot.offset < key.size() ||
+        end_ - item.slot.offset - key.size() < item.slot.length)
       return;
   }
-  if (at != body.size()) return;
+  if (in.left() != 0) return;
   for (std::size_t i = 1; i < items.size(); ++i) {
     if (items[i - 1].key >= items[i].key) return;
   }
@@ -229,12 +215,11 @@ bool CachePack::write_pack_anew(std::vector<Item>& live) {
 void CachePack::write_index(const std::vector<Item>& live) const {
   std::string out(kIndexMagic);
   out.append(reinterpret_cast<const char*>(id_.data()), kIdSize);
-  put(out, std::uint64_t{live.size()});
+  put_number(out, std::uint64_t{live.size()});
   for (const Item& item : live) {
-    put(out, static_cast<std::uint32_t>(item.key.size()));
-    out += item.key;
-    put(out, item.slot.offset);
-    put(out, item.slot.length);
+    put_text(out, item.key);  // a key is a digest's hex
+    put_number(out, item.slot.offset);
+    put_number(out, item.slot.length);
   }
   out += Digest().add(out).hex();
   replace_file(path_ + ".index", out);

@@ -1,16 +1,15 @@
 #include "lint/last_lint.h"
 
-#include <limits>
+#include <cstring>
 #include <ostream>
 
+#include "base/byte_io.h"
 #include "base/digest.h"
 #include "lint/regex_pool.h"
 #include "lint/rule.h"
 #include "model/parse_cache.h"
 
 namespace kbc {
-
-using nlohmann::json;
 
 namespace {
 
@@ -56,278 +55,188 @@ SinceLast::SinceLast(const KnowledgeBase& kb, const LastLint& last,
   }
 }
 
-json LastLint::findings_json() const {
-  return {{"digest", digest}, {"benign", benign}, {"findings", diagnostics_to_json(findings)}};
-}
-
 namespace {
 
-// The head of a CBOR item of major type `major` (4 an array, 5 a map) and `count` items or pairs
-// (RFC 8949, section 3): the count in the initial byte below 24, else in the 1, 2, 4 or 8 bytes
-// after it, big-endian.
-void append_head(std::ostream& out, unsigned major, std::uint64_t count) {
-  const unsigned type = major << 5;
-  if (count < 24) {
-    out.put(static_cast<char>(type | count));
-    return;
+constexpr std::string_view kFindingsMagic = "kbc last lint findings 2\n";
+constexpr std::string_view kFactsMagic = "kbc last lint facts 2\n";
+
+// Writes `buffer` to `out` once it holds a megabyte, or whatever it holds with `all`.
+void flush(std::string& buffer, std::ostream& out, bool all = false) {
+  if (buffer.size() < (1 << 20) && !all) return;
+  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  buffer.clear();
+}
+
+void put_texts(std::string& out, const std::vector<std::string>& texts) {
+  put_number(out, static_cast<std::uint32_t>(texts.size()));
+  for (const std::string& text : texts) put_text(out, text);
+}
+
+void put_facts(std::string& out, const std::string& path, const LastLint::EntryFacts& facts) {
+  put_text(out, path);
+  put_text(out, facts.digest);
+  put_number(out, std::uint8_t{facts.compiled});
+  put_texts(out, facts.atoms);
+  put_number(out, static_cast<std::uint32_t>(facts.clauses.size()));
+  for (const std::vector<int>& clause : facts.clauses) {
+    put_number(out, static_cast<std::uint32_t>(clause.size()));
+    for (const int atom : clause) put_number(out, static_cast<std::uint32_t>(atom));
   }
-  const int bytes = count <= 0xff ? 1 : count <= 0xffff ? 2 : count <= 0xffffffff ? 4 : 8;
-  out.put(static_cast<char>(type | (bytes == 1 ? 24 : bytes == 2 ? 25 : bytes == 4 ? 26 : 27)));
-  for (int k = bytes - 1; k >= 0; --k) out.put(static_cast<char>((count >> (8 * k)) & 0xff));
+  put_number(out, static_cast<std::uint32_t>(facts.hits.size()));
+  for (const auto& [owner, pointer] : facts.hits) {
+    put_text(out, owner);
+    put_text(out, pointer);
+  }
+  put_number(out, std::int32_t{facts.benign_lines});
+  put_number(out, static_cast<std::uint32_t>(facts.some_benign.size()));
+  for (const std::uint32_t line : facts.some_benign) put_number(out, line);
+  put_texts(out, facts.winner_candidates);
+  put_text(out, facts.winner);
+  out.append(reinterpret_cast<const char*>(facts.regex.data()), facts.regex.size());
+  out.append(reinterpret_cast<const char*>(facts.texts.data()), facts.texts.size());
 }
 
 }  // namespace
 
-bool LastLint::write_findings_cbor(std::ostream& out) const {
-  // findings_json's document, written a finding at a time: its members in key order.
-  append_head(out, 5, 3);
-  for (const auto& [key, value] : {std::pair{"benign", &benign}, {"digest", &digest}}) {
-    json::to_cbor(key, out);
-    json::to_cbor(*value, out);
+// Written as bytes (base/byte_io.h), not as JSON or CBOR: nlohmann's readers take a string a byte
+// at a time (reading the findings of 100,000 entries, 97 MB of CBOR, was a second of CPU), and
+// its JSON writer escapes one (writing them as JSON lines took 40% longer than as CBOR).
+bool LastLint::write_findings(std::ostream& out) const {
+  std::string buffer(kFindingsMagic);
+  put_text(buffer, digest);
+  put_text(buffer, benign);
+  put_number(buffer, std::uint64_t{findings.size()});
+  for (const Diagnostic& d : findings) {
+    put_number(buffer, std::int32_t{d.at.line});
+    put_number(buffer, std::int32_t{d.at.column});
+    put_number(buffer, std::uint8_t{d.severity == Severity::kError});
+    for (const std::string* text : {&d.message, &d.rule, &d.excerpt, &d.pointer, &d.path})
+      put_text(buffer, *text);
+    flush(buffer, out);
   }
-  json::to_cbor("findings", out);
-  append_head(out, 4, findings.size());
-  for (const Diagnostic& d : findings) json::to_cbor(diagnostic_to_json(d), out);
+  flush(buffer, out, true);
+  return static_cast<bool>(out);
+}
+
+bool LastLint::write_facts(std::ostream& out) const {
+  std::string buffer(kFactsMagic);
+  put_text(buffer, digest);
+  put_number(buffer, std::uint64_t{entries.size()});
+  for (const auto& [path, facts] : entries) {
+    put_facts(buffer, path, facts);
+    flush(buffer, out);
+  }
+  flush(buffer, out, true);
   return static_cast<bool>(out);
 }
 
 namespace {
 
-json entry_facts_json(const LastLint::EntryFacts& entry) {
-  json hits = json::array();
-  for (const auto& [owner, pointer] : entry.hits) hits.push_back({owner, pointer});
-  return {entry.digest,    entry.compiled,      entry.atoms,        entry.clauses,
-          std::move(hits), entry.benign_lines,  entry.some_benign,  entry.winner_candidates,
-          entry.winner,    hex_of(entry.regex), hex_of(entry.texts)};
+// A line or column: a number from 0 to INT_MAX.
+bool take_position(ByteReader& in, int& out) {
+  std::int32_t number = 0;
+  if (!in.take(number) || number < 0) return false;
+  out = number;
+  return true;
 }
 
-}  // namespace
-
-json LastLint::facts_json() const {
-  json facts = json::object();
-  for (const auto& [path, entry] : entries) facts[path] = entry_facts_json(entry);
-  return {{"digest", digest}, {"entries", std::move(facts)}};
+bool take_flag(ByteReader& in, bool& out) {
+  std::uint8_t flag = 0;
+  if (!in.take(flag) || flag > 1) return false;
+  out = flag == 1;
+  return true;
 }
 
-bool LastLint::write_facts_cbor(std::ostream& out) const {
-  // facts_json's document, written an entry at a time (`entries` is in key order, as it).
-  append_head(out, 5, 2);
-  json::to_cbor("digest", out);
-  json::to_cbor(digest, out);
-  json::to_cbor("entries", out);
-  append_head(out, 5, entries.size());
-  for (const auto& [path, entry] : entries) {
-    json::to_cbor(path, out);
-    json::to_cbor(entry_facts_json(entry), out);
-  }
-  return static_cast<bool>(out);
-}
-
-namespace {
-
-// Reads what findings_json wrote, as CBOR, straight into a LastLint: the document is never built
-// (at 25,000 entries it took 133 MB, for 24 MB of CBOR). Anything else fails the read.
-class FindingsReader : public json::json_sax_t {
- public:
-  explicit FindingsReader(LastLint& out) : out_(out) {}
-  bool complete() const { return depth_ == 0 && seen_ == 7; }
-
-  bool null() override { return false; }
-  bool boolean(bool value) override {
-    if (!in_finding() || field_ != 2) return false;
-    finding_.severity = value ? Severity::kError : Severity::kWarning;
-    return ++field_, true;
-  }
-  bool number_integer(number_integer_t value) override { return number(value); }
-  bool number_unsigned(number_unsigned_t value) override {
-    return value <= static_cast<number_unsigned_t>(std::numeric_limits<int>::max()) &&
-           number(static_cast<number_integer_t>(value));
-  }
-  bool number_float(number_float_t, const string_t&) override { return false; }
-  bool binary(binary_t&) override { return false; }
-  bool string(string_t& value) override {
-    if (depth_ == 1 && (key_ == "digest" || key_ == "benign")) {
-      seen_ |= key_ == "digest" ? 1 : 2;
-      (key_ == "digest" ? out_.digest : out_.benign) = std::move(value);
-      return true;
-    }
-    if (!in_finding() || field_ < 3 || field_ > 7) return false;
-    std::string* const fields[] = {&finding_.message, &finding_.rule, &finding_.excerpt,
-                                   &finding_.pointer, &finding_.path};
-    *fields[field_ - 3] = std::move(value);
-    return ++field_, true;
-  }
-  bool start_object(std::size_t) override { return depth_ == 0 && ++depth_; }
-  bool key(string_t& value) override {
-    key_ = std::move(value);
-    return depth_ == 1;
-  }
-  bool end_object() override { return depth_ == 1 && !--depth_; }
-  bool start_array(std::size_t) override {
-    if (depth_ == 1 && key_ == "findings") return ++depth_;
-    if (depth_ != 2) return false;
-    finding_ = Diagnostic{};
-    field_ = 0;
-    return ++depth_;
-  }
-  bool end_array() override {
-    if (depth_ == 2) return seen_ |= 4, --depth_;
-    if (!in_finding() || field_ != 8) return false;
-    out_.findings.push_back(std::move(finding_));
-    return --depth_;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+// A finding as write_findings writes it.
+bool take_finding(ByteReader& in, Diagnostic& d) {
+  bool error = false;
+  if (!take_position(in, d.at.line) || !take_position(in, d.at.column) || !take_flag(in, error))
     return false;
-  }
+  d.severity = error ? Severity::kError : Severity::kWarning;
+  for (std::string* text : {&d.message, &d.rule, &d.excerpt, &d.pointer, &d.path})
+    if (!in.take_text(*text)) return false;
+  return true;
+}
 
- private:
-  bool in_finding() const { return depth_ == 3; }
-  bool number(number_integer_t value) {
-    if (!in_finding() || field_ > 1 || value < 0 || value > std::numeric_limits<int>::max())
-      return false;
-    (field_ == 0 ? finding_.at.line : finding_.at.column) = static_cast<int>(value);
-    return ++field_, true;
-  }
+// `count` items of at least `least` bytes each, through `one`.
+template <typename One>
+bool take_list(ByteReader& in, std::size_t least, One one) {
+  std::uint32_t count = 0;
+  if (!in.take(count) || count > in.left() / least) return false;
+  for (std::uint32_t k = 0; k < count; ++k)
+    if (!one()) return false;
+  return true;
+}
 
-  LastLint& out_;
-  int depth_ = 0;  // 1 in the object, 2 in its findings, 3 in one finding
-  int seen_ = 0;   // its three members, one bit each
-  std::string key_;
-  Diagnostic finding_;
-  int field_ = 0;  // of the finding's eight
-};
+bool take_texts(ByteReader& in, std::vector<std::string>& out) {
+  return take_list(in, 4, [&] { return in.take_text(out.emplace_back()); });
+}
+
+bool take_half(ByteReader& in, LastLint::Half& half) {
+  std::string_view bytes;
+  if (!in.take_bytes(half.size(), bytes)) return false;
+  std::memcpy(half.data(), bytes.data(), half.size());
+  return true;
+}
+
+// An entry's facts as put_facts writes them, after its path.
+bool take_facts(ByteReader& in, LastLint::EntryFacts& facts) {
+  const auto atom = [&](std::vector<int>& clause) {  // named by its index, the atoms read before
+    std::uint32_t index = 0;
+    if (!in.take(index) || index >= facts.atoms.size()) return false;
+    clause.push_back(static_cast<int>(index));
+    return true;
+  };
+  const auto clause = [&] {
+    std::vector<int>& clause = facts.clauses.emplace_back();
+    return take_list(in, 4, [&] { return atom(clause); });
+  };
+  const auto hit = [&] {
+    auto& [owner, pointer] = facts.hits.emplace_back();
+    return in.take_text(owner) && in.take_text(pointer);
+  };
+  const auto benign = [&] { return in.take(facts.some_benign.emplace_back()); };
+  return in.take_text(facts.digest) && take_flag(in, facts.compiled) &&
+         take_texts(in, facts.atoms) && take_list(in, 4, clause) && take_list(in, 8, hit) &&
+         take_position(in, facts.benign_lines) && take_list(in, 4, benign) &&
+         take_texts(in, facts.winner_candidates) && in.take_text(facts.winner) &&
+         take_half(in, facts.regex) && take_half(in, facts.texts);
+}
 
 }  // namespace
 
-std::optional<LastLint> LastLint::from_cbor(std::string_view bytes) {
+std::optional<LastLint> LastLint::from_bytes(std::string_view bytes) {
+  if (!bytes.starts_with(kFindingsMagic)) return std::nullopt;  // foreign
+  ByteReader in(bytes.substr(kFindingsMagic.size()));
   LastLint last;
-  FindingsReader reader(last);
-  try {
-    if (!json::sax_parse(bytes, &reader, json::input_format_t::cbor) || !reader.complete())
-      return std::nullopt;  // damaged or foreign: lint everything
-  } catch (const std::exception&) {
+  std::uint64_t count = 0;
+  // A finding takes at least 29 bytes: two positions, a flag and five sizes.
+  if (!in.take_text(last.digest) || !in.take_text(last.benign) || !in.take_count(count, 29))
     return std::nullopt;
-  }
+  last.findings.resize(count);  // 527,000 at 100,000 entries: not grown by doubling
+  for (Diagnostic& d : last.findings)
+    if (!take_finding(in, d)) return std::nullopt;  // damaged
+  if (in.left() != 0) return std::nullopt;
   return last;
 }
 
-namespace {
-
-// Reads what facts_json wrote, as CBOR, straight into EntryFacts (the document was 2.5 times the
-// facts it held: 126 MB of CBOR at 100,000 entries). Anything else fails the read.
-class FactsReader : public json::json_sax_t {
- public:
-  std::string digest;
-  std::map<std::string, LastLint::EntryFacts> entries;
-  bool complete() const { return depth_ == 0 && seen_ == 3; }
-
-  bool null() override { return false; }
-  bool boolean(bool value) override {
-    if (depth_ != 3 || field_ != 1) return false;
-    entry_.compiled = value;
-    return ++field_, true;
+bool LastLint::add_facts(std::string_view bytes) {
+  if (!bytes.starts_with(kFactsMagic)) return false;  // foreign
+  ByteReader in(bytes.substr(kFactsMagic.size()));
+  std::string lint;
+  std::uint64_t count = 0;
+  // An entry's facts take at least 69 bytes: 9 sizes, a number, a flag and two halves of digests.
+  if (!in.take_text(lint) || lint != digest || !in.take_count(count, 69))
+    return false;  // another lint's facts are not these findings'
+  std::map<std::string, EntryFacts> read;
+  for (std::uint64_t k = 0; k < count; ++k) {
+    std::string_view path;
+    // In order, as write_facts writes them.
+    if (!in.take_text(path) || (!read.empty() && read.rbegin()->first >= path)) return false;
+    if (!take_facts(in, read.emplace_hint(read.end(), path, EntryFacts())->second)) return false;
   }
-  bool number_integer(number_integer_t value) override {
-    return value >= 0 && number(static_cast<number_unsigned_t>(value));
-  }
-  bool number_unsigned(number_unsigned_t value) override { return number(value); }
-  bool number_float(number_float_t, const string_t&) override { return false; }
-  bool binary(binary_t&) override { return false; }
-  bool string(string_t& value) override {
-    if (depth_ == 1 && key_ == "digest") return seen_ |= 1, digest = std::move(value), true;
-    if (depth_ == 3 && (field_ == 0 || field_ == 8)) {
-      (field_ == 0 ? entry_.digest : entry_.winner) = std::move(value);
-      return ++field_, true;
-    }
-    if (depth_ == 3 && (field_ == 9 || field_ == 10)) {  // the two halves of digests
-      LastLint::Half& half = field_ == 9 ? entry_.regex : entry_.texts;
-      if (value.size() != 2 * half.size() || !is_hex(value)) return false;
-      bytes_of_hex(value, half);
-      return ++field_, true;
-    }
-    if (depth_ == 4 && (field_ == 2 || field_ == 7)) {
-      (field_ == 2 ? entry_.atoms : entry_.winner_candidates).push_back(std::move(value));
-      return true;
-    }
-    if (depth_ != 5 || field_ != 4 || hit_.size() >= 2) return false;
-    hit_.push_back(std::move(value));
-    return true;
-  }
-  bool start_object(std::size_t) override {
-    if (depth_ == 0 || (depth_ == 1 && key_ == "entries")) return ++depth_;
-    return false;
-  }
-  bool key(string_t& value) override {
-    key_ = std::move(value);
-    return depth_ == 1 || depth_ == 2;
-  }
-  bool end_object() override {
-    if (depth_ == 2) seen_ |= 2;
-    return (depth_ == 1 || depth_ == 2) && --depth_ >= 0;
-  }
-  bool start_array(std::size_t) override {
-    if (depth_ == 2) return entry_ = {}, field_ = 0, ++depth_;
-    const bool list = (field_ >= 2 && field_ <= 4) || field_ == 6 || field_ == 7;
-    if (depth_ == 3) return list && ++depth_;
-    if (depth_ == 4 && field_ == 4) return hit_.clear(), ++depth_;
-    if (depth_ == 4 && field_ == 3) return entry_.clauses.emplace_back(), ++depth_;
-    return false;
-  }
-  bool end_array() override {
-    if (depth_ == 5) {  // a hit, or a clause (field 3, read into place)
-      if (field_ == 4 && hit_.size() != 2) return false;
-      if (field_ == 4) entry_.hits.emplace_back(std::move(hit_[0]), std::move(hit_[1]));
-    } else if (depth_ == 4) {
-      ++field_;
-    } else if (depth_ == 3) {
-      if (field_ != 11) return false;
-      entries[key_] = std::move(entry_);
-    } else {
-      return false;
-    }
-    return --depth_;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
-    return false;
-  }
-
- private:
-  bool number(number_unsigned_t value) {
-    if (depth_ == 3 && field_ == 5 && value <= std::numeric_limits<int>::max()) {
-      entry_.benign_lines = static_cast<int>(value);
-      return ++field_, true;
-    }
-    if (depth_ == 5 && field_ == 3 && value < entry_.atoms.size()) {  // the atoms came before
-      entry_.clauses.back().push_back(static_cast<int>(value));
-      return true;
-    }
-    if (depth_ != 4 || field_ != 6 || value > std::numeric_limits<std::uint32_t>::max())
-      return false;
-    entry_.some_benign.push_back(static_cast<std::uint32_t>(value));
-    return true;
-  }
-
-  int depth_ = 0;    // 1 in the object, 2 in its entries, 3 in an entry's facts, 4 in a list, 5 a
-                     // hit or a clause
-  int seen_ = 0;     // its two members, one bit each
-  std::string key_;  // the member's name at depth 1, the entry's path below
-  LastLint::EntryFacts entry_;
-  int field_ = 0;  // of the entry's eleven
-  std::vector<std::string> hit_;
-};
-
-}  // namespace
-
-bool LastLint::add_facts(std::string_view cbor) {
-  FactsReader reader;
-  try {
-    if (!json::sax_parse(cbor, &reader, json::input_format_t::cbor) || !reader.complete())
-      return false;  // damaged or foreign: lint everything
-  } catch (const std::exception&) {
-    return false;
-  }
-  if (reader.digest != digest) return false;  // another lint's
-  entries = std::move(reader.entries);
+  if (in.left() != 0) return false;
+  entries = std::move(read);
   return true;
 }
 

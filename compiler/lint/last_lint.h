@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <iosfwd>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,22 +62,19 @@ struct LastLint {
   std::map<std::string, EntryFacts> entries;  // by path
 
   // Stored as two parts, so that a lint of unchanged files reads only the first: the digests
-  // and the findings, and the facts of the entries (most of the bytes: 126 MB of 100,000
-  // entries' atoms and hits, a second of reading).
-  nlohmann::json findings_json() const;
-  nlohmann::json facts_json() const;
-  // The documents as CBOR, the bytes nlohmann::json::to_cbor makes of them, written to `out` a
-  // finding or an entry at a time, without the document or the bytes in memory (the findings
-  // are 97 MB of CBOR at 100,000 entries, and took 530 MB as a document). False when `out`
-  // failed.
-  bool write_findings_cbor(std::ostream& out) const;
-  bool write_facts_cbor(std::ostream& out) const;
-  // The digests and findings of `bytes`, findings_json's document as CBOR (facts_json's part
-  // left empty); nullopt when it is not what findings_json wrote.
-  static std::optional<LastLint> from_cbor(std::string_view bytes);
-  // Adds the facts of `cbor`, facts_json's document as CBOR, read without the document; false
-  // (and none added) when it is not what facts_json wrote for the same knowledge base.
-  bool add_facts(std::string_view cbor);
+  // and the findings, and the facts of the entries (most of the bytes: 36 MB of 100,000
+  // entries' atoms and hits). Each part is its magic line, its digests and a count, then a
+  // finding or an entry at a time as bytes (base/byte_io.h), written to `out` a megabyte at a
+  // time and read back without a document (the findings are 97 MB at 100,000 entries, and took
+  // 530 MB as a JSON document). False when `out` failed.
+  bool write_findings(std::ostream& out) const;
+  bool write_facts(std::ostream& out) const;
+  // The digests and findings of `bytes`, as write_findings wrote them (the facts left empty);
+  // nullopt for anything else.
+  static std::optional<LastLint> from_bytes(std::string_view bytes);
+  // Adds the facts of `bytes`, as write_facts wrote them for the same knowledge base; false (and
+  // none added) for anything else.
+  bool add_facts(std::string_view bytes);
 };
 
 // What the last lint knew of each entry (`before`): its facts when its file is unchanged, else

@@ -541,7 +541,7 @@ void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
 
 std::optional<LastLint> read_last_lint(const ParseCache& cache) {
   const auto stored = cache.find_last_lint();
-  return stored ? LastLint::from_cbor(*stored) : std::nullopt;
+  return stored ? LastLint::from_bytes(*stored) : std::nullopt;
 }
 
 std::optional<Diagnostics> last_lint_findings(const KnowledgeBase& kb,
@@ -571,9 +571,9 @@ Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache,
   // same knowledge base's digest (LastLint::add_facts), so a lint killed between the two renames
   // leaves parts that a later lint either uses together or not at all.
   std::future<void> facts = std::async(std::launch::async, [&cache, &next] {
-    cache.store_last_lint_facts([&](std::ostream& out) { return next.write_facts_cbor(out); });
+    cache.store_last_lint_facts([&](std::ostream& out) { return next.write_facts(out); });
   });
-  cache.store_last_lint([&](std::ostream& out) { return next.write_findings_cbor(out); });
+  cache.store_last_lint([&](std::ostream& out) { return next.write_findings(out); });
   facts.get();
   return std::move(next.findings);
 }

@@ -46,11 +46,11 @@ class ParseCache {
   // What the last whole lint stored (lint/last_lint.h), if anything. Only the latest is kept.
   // In two parts (lint/last_lint.h), stored at once from two threads; a lint killed between the
   // two leaves facts that name another digest than the findings, which are never used together.
-  // The findings part and the facts part as their CBOR bytes (LastLint::from_cbor and
-  // LastLint::add_facts read them without a document).
+  // The findings part and the facts part as their bytes (LastLint::from_bytes and
+  // LastLint::add_facts read them).
   std::optional<std::string> find_last_lint() const;
   std::optional<std::string> find_last_lint_facts() const;
-  // `write` puts the part's CBOR in the stream (LastLint::write_findings_cbor, ...).
+  // `write` puts the part in the stream (LastLint::write_findings, ...).
   using Writer = std::function<bool(std::ostream&)>;
   void store_last_lint(const Writer& write);
   void store_last_lint_facts(const Writer& write);

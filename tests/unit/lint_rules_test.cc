@@ -23,6 +23,7 @@
 #include "base/file_system.h"
 #include "lint/last_lint.h"
 #include "lint/rule.h"
+#include "model/parse_cache.h"
 #include "pipeline.h"
 
 namespace {
@@ -38,10 +39,16 @@ std::string read_text(const fs::path& path) {
   return text.str();
 }
 
-// A document as the parse cache stores it.
-std::string cbor(const nlohmann::json& document) {
-  const std::vector<std::uint8_t> bytes = nlohmann::json::to_cbor(document);
-  return std::string(bytes.begin(), bytes.end());
+// The last lint's two parts, as the parse cache stores them.
+std::string findings_text(const kbc::LastLint& last) {
+  std::ostringstream out;
+  REQUIRE(last.write_findings(out));
+  return out.str();
+}
+std::string facts_text(const kbc::LastLint& last) {
+  std::ostringstream out;
+  REQUIRE(last.write_facts(out));
+  return out.str();
 }
 
 std::string without_trailing_newlines(std::string text) {
@@ -163,6 +170,13 @@ TEST_CASE("the last lint is kept in two parts, and facts of another lint are ref
   last.benign = "benign-1";
   last.findings.push_back(
       {"entries/a.yaml", {2, 3}, kbc::Severity::kWarning, "m", "rule-x", "", ""});
+  last.findings.push_back({"entries/b.yaml",
+                           {7, 1},
+                           kbc::Severity::kError,
+                           "two\nlines, \"quoted\", 中文",
+                           "rule-y",
+                           "  x: 1\n  ^",
+                           "/x"});
   kbc::LastLint::EntryFacts& facts = last.entries["entries/a.yaml"];
   facts.digest = "file-1";
   facts.compiled = true;
@@ -170,25 +184,15 @@ TEST_CASE("the last lint is kept in two parts, and facts of another lint are ref
   facts.hits = {{"entries/b.yaml", "/signature"}};
   facts.benign_lines = 4;
   facts.some_benign = {1, 7};
+  facts.regex[0] = 0xab;
 
-  // Written without the document, byte for byte what nlohmann writes of it, whatever the count
-  // of findings (CBOR writes a count below 24 in its first byte, else in 1, 2 or 4 more).
-  for (const std::size_t count : {1, 23, 24, 255, 256, 65536}) {
-    kbc::LastLint many = last;
-    many.findings.resize(count, last.findings.front());
-    std::ostringstream findings, written_facts;
-    CHECK(many.write_findings_cbor(findings));
-    CHECK(findings.str() == cbor(many.findings_json()));
-    for (std::size_t k = 0; k < count; ++k) many.entries["entries/" + std::to_string(k)] = facts;
-    CHECK(many.write_facts_cbor(written_facts));
-    CHECK(written_facts.str() == cbor(many.facts_json()));
-  }
-  std::optional<kbc::LastLint> read = kbc::LastLint::from_cbor(cbor(last.findings_json()));
+  std::optional<kbc::LastLint> read = kbc::LastLint::from_bytes(findings_text(last));
   REQUIRE(read);
   CHECK(read->digest == "kb-1");
-  CHECK(read->findings.size() == 1);
+  CHECK(read->benign == "benign-1");
+  CHECK(kbc::diagnostics_to_json(read->findings) == kbc::diagnostics_to_json(last.findings));
   CHECK(read->entries.empty());  // the facts are read only when asked for
-  REQUIRE(read->add_facts(cbor(last.facts_json())));
+  REQUIRE(read->add_facts(facts_text(last)));
   const kbc::LastLint::EntryFacts& back = read->entries.at("entries/a.yaml");
   CHECK(back.hits == facts.hits);
   CHECK(back.some_benign == facts.some_benign);
@@ -197,48 +201,61 @@ TEST_CASE("the last lint is kept in two parts, and facts of another lint are ref
   CHECK(back.compiled);
   CHECK(back.benign_lines == 4);
   CHECK(back.clauses == facts.clauses);
-  // Every field of every entry, through the reader that builds no document.
+  CHECK(back.regex == facts.regex);
+  // Every field of every entry, and many findings and entries.
   kbc::LastLint::EntryFacts& second = last.entries["entries/b.yaml"];
   second.atoms = {"x", "y", "z"};
   second.clauses = {{0}, {1, 2}};
   second.hits = {{"entries/a.yaml", "/signature"}, {"entries/c.yaml", "/examples/0"}};
   second.winner_candidates = {"entries/a.yaml", "entries/b.yaml"};
   second.winner = "entries/a.yaml";
-  std::optional<kbc::LastLint> both = kbc::LastLint::from_cbor(cbor(last.findings_json()));
-  REQUIRE(both->add_facts(cbor(last.facts_json())));
-  CHECK(both->facts_json() == last.facts_json());
-  // What facts_json did not write is refused, whole: an entry's facts one short, or not CBOR.
-  nlohmann::json short_facts = last.facts_json();
-  short_facts["entries"]["entries/b.yaml"].erase(8);
-  CHECK_FALSE(both->add_facts(cbor(short_facts)));
-  nlohmann::json foreign_clause = last.facts_json();  // a clause naming an atom it lacks
-  foreign_clause["entries"]["entries/b.yaml"][3] = {{0}, {3}};
-  CHECK_FALSE(both->add_facts(cbor(foreign_clause)));
-  CHECK_FALSE(both->add_facts("not CBOR"));
-  CHECK(both->facts_json() == last.facts_json());
+  second.texts[15] = 0x01;
+  for (const std::size_t count : {0, 1, 20000}) {  // past a megabyte written at once
+    kbc::LastLint many = last;
+    many.findings.resize(count, last.findings.back());
+    for (std::size_t k = 0; k < count; ++k) many.entries["entries/" + std::to_string(k)] = second;
+    std::optional<kbc::LastLint> both = kbc::LastLint::from_bytes(findings_text(many));
+    REQUIRE(both);
+    CHECK(both->findings.size() == count);
+    REQUIRE(both->add_facts(facts_text(many)));
+    CHECK(both->entries.size() == many.entries.size());
+    CHECK(facts_text(*both) == facts_text(many));
+    CHECK(findings_text(*both) == findings_text(many));
+  }
 
+  // What write_facts did not write is refused, whole, and the facts held stay as they were:
+  // cut at every byte, with a byte more, of another lint, the findings', a clause naming an
+  // atom its entry lacks.
+  std::optional<kbc::LastLint> both = kbc::LastLint::from_bytes(findings_text(last));
+  const std::string facts_bytes = facts_text(last);
+  REQUIRE(both->add_facts(facts_bytes));
+  for (std::size_t size = 0; size < facts_bytes.size(); ++size)
+    CHECK_FALSE(both->add_facts(facts_bytes.substr(0, size)));
+  CHECK_FALSE(both->add_facts(facts_bytes + "x"));
   kbc::LastLint other = last;
   other.digest = "kb-2";
-  std::optional<kbc::LastLint> mixed = kbc::LastLint::from_cbor(cbor(other.findings_json()));
-  CHECK_FALSE(mixed->add_facts(cbor(last.facts_json())));
-  CHECK(mixed->entries.empty());
-  CHECK_FALSE(kbc::LastLint::from_cbor(cbor(nlohmann::json::array())));
-  CHECK_FALSE(kbc::LastLint::from_cbor("not CBOR"));
-  // What findings_json did not write is refused, whole.
-  nlohmann::json stored = last.findings_json();
-  CHECK(kbc::LastLint::from_cbor(cbor(stored)));
-  for (const auto& damage : std::vector<std::function<void(nlohmann::json&)>>{
-           [](nlohmann::json& j) { j.erase("benign"); }, [](nlohmann::json& j) { j["extra"] = 1; },
-           [](nlohmann::json& j) { j["findings"][0][0] = "2"; },
-           [](nlohmann::json& j) { j["findings"][0][1] = -1; },
-           [](nlohmann::json& j) { j["findings"][0].erase(7); },
-           [](nlohmann::json& j) { j["findings"][0].push_back("more"); },
-           [](nlohmann::json& j) { j["findings"][0][3] = nullptr; },
-           [](nlohmann::json& j) { j["findings"].push_back(nlohmann::json::object()); }}) {
-    nlohmann::json damaged = stored;
-    damage(damaged);
-    CHECK_FALSE(kbc::LastLint::from_cbor(cbor(damaged)));
-  }
-  const std::string bytes = cbor(stored);
-  CHECK_FALSE(kbc::LastLint::from_cbor(std::string_view(bytes).substr(0, bytes.size() - 3)));
+  CHECK_FALSE(both->add_facts(facts_text(other)));
+  CHECK_FALSE(both->add_facts(findings_text(last)));
+  kbc::LastLint foreign_clause = last;
+  foreign_clause.entries["entries/b.yaml"].clauses = {{0}, {3}};
+  CHECK_FALSE(both->add_facts(facts_text(foreign_clause)));
+  CHECK(facts_text(*both) == facts_bytes);
+
+  // What write_findings did not write is refused, whole.
+  const std::string bytes = findings_text(last);
+  for (std::size_t size = 0; size < bytes.size(); ++size)
+    CHECK_FALSE(kbc::LastLint::from_bytes(bytes.substr(0, size)));
+  CHECK_FALSE(kbc::LastLint::from_bytes(bytes + "x"));
+  CHECK_FALSE(kbc::LastLint::from_bytes(facts_bytes));
+  kbc::LastLint before_the_start = last;
+  before_the_start.findings[0].at.line = -1;
+  CHECK_FALSE(kbc::LastLint::from_bytes(findings_text(before_the_start)));
+  std::string severity = bytes;  // the first finding's flag: 0 or 1
+  const std::size_t flag = bytes.find("benign-1") + 8 + 8 + 8;
+  REQUIRE(severity[flag] == 0);
+  severity[flag] = 2;
+  CHECK_FALSE(kbc::LastLint::from_bytes(severity));
+  std::string count = bytes;  // one finding more than there are
+  count[bytes.find("benign-1") + 8] = 3;
+  CHECK_FALSE(kbc::LastLint::from_bytes(count));
 }
