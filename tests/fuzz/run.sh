@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 build=${2:-build-fuzz}
-targets=(entry suppressions js_regex bundle search_tokens mcp)
+targets=(entry suppressions js_regex bundle search_tokens mcp last_lint)
 if ! grep -qx 'KBC_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKBC_FUZZ=ON \
     -DKBC_TESTS=OFF -DCMAKE_CXX_COMPILER=clang++-15 -DCMAKE_C_COMPILER=clang-15 >/dev/null

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -28,6 +29,31 @@ def write(target, data):
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, hashlib.sha1(data).hexdigest()[:16]), "wb") as f:
         f.write(data)
+
+
+def text(value):
+    data = value.encode()
+    return struct.pack("<I", len(data)) + data
+
+
+def last_lint_seeds():
+    """The last lint's two parts (lint/last_lint.cc), as this machine's byte order writes them."""
+    findings = b"kbc last lint findings 2\n" + text("kb-1") + text("benign-1") + struct.pack("<Q", 2)
+    for line, error, message in [(2, 0, "m"), (7, 1, "two\nlines")]:
+        findings += struct.pack("<iiB", line, 3, error)
+        for value in [message, "rule-x", "  x: 1", "/x", "entries/a.yaml"]:
+            findings += text(value)
+    write("last_lint", findings)
+    facts = b"kbc last lint facts 2\n" + text("kb-1") + struct.pack("<Q", 2)
+    for path in ["entries/a.yaml", "entries/b.yaml"]:
+        facts += text(path) + text("file-1") + struct.pack("<B", 1)
+        facts += struct.pack("<I", 2) + text("abc") + text("de")  # atoms
+        facts += struct.pack("<I", 1) + struct.pack("<III", 2, 0, 1)  # one clause of both
+        facts += struct.pack("<I", 1) + text("entries/c.yaml") + text("/signature")  # hits
+        facts += struct.pack("<iI", 4, 2) + struct.pack("<II", 1, 7)  # benign lines
+        facts += struct.pack("<I", 1) + text("entries/a.yaml") + text("entries/a.yaml")
+        facts += bytes(range(16)) + bytes(range(16, 32))
+    write("last_lint", facts)
 
 
 def main():
@@ -71,6 +97,7 @@ def main():
     ]
     for request in requests:
         write("mcp", json.dumps(request))
+    last_lint_seeds()
 
 
 if __name__ == "__main__":
