@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cstring>
 #include <memory>
+#include <memory_resource>
 #include <vector>
 
 #include "base/diagnostic.h"
@@ -281,9 +282,10 @@ void OutputStage::index_manifest() {
   std::call_once(indexed_, [this] {
     if (!known_) return;
     old_.reserve(held_);
+    old_paths_ = std::make_unique<std::pmr::monotonic_buffer_resource>(1 << 20);
     bool header = true, damaged = false;
-    std::string last;    // the path of the line before
-    old_sorted_ = true;  // version 1's lines are version 2's without a key: merged the same
+    std::string_view last;  // the path of the line before
+    old_sorted_ = true;     // version 1's lines are version 2's without a key: merged the same
     // Read again, a piece at a time: the text is 89 MB at 100,000 entries.
     const bool read = read_lines(out_dir_ / kOutputMarker, [&](std::string_view line) {
       if (std::exchange(header, false)) return true;
@@ -291,10 +293,12 @@ void OutputStage::index_manifest() {
       if (second == std::string_view::npos || !is_hex_digest(line.substr(0, first)))
         return damaged = true, false;
       const std::size_t third = line.find('\t', second + 1);
-      const std::string_view path = line.substr(second + 1, third - second - 1);
-      if (path <= last) old_sorted_ = false;
-      last = path;
-      File& file = old_[std::string(path)];
+      const std::string_view read_path = line.substr(second + 1, third - second - 1);
+      if (read_path <= last) old_sorted_ = false;
+      char* const path = static_cast<char*>(old_paths_->allocate(read_path.size(), 1));
+      std::memcpy(path, read_path.data(), read_path.size());
+      last = std::string_view(path, read_path.size());
+      File& file = old_.emplace_back(last).file;
       file.digest = hash_of_hex(line.substr(0, first));
       std::from_chars(line.data() + first + 1, line.data() + second, file.size);
       file.keyed = third != std::string_view::npos;
@@ -305,6 +309,13 @@ void OutputStage::index_manifest() {
     });
     if (damaged || !read) distrust_manifest();  // trusted no more than a missing one
     if (!known_) old_sorted_ = false;
+    if (!old_sorted_) {  // by path, the last line of a path kept (as a map assigned in turn)
+      std::stable_sort(old_.begin(), old_.end(),
+                       [](const OldFile& a, const OldFile& b) { return a.path < b.path; });
+      const auto last_of_each = std::unique(old_.rbegin(), old_.rend(),
+                                            [](auto& a, auto& b) { return a.path == b.path; });
+      old_.erase(old_.begin(), last_of_each.base());
+    }
   });
 }
 
@@ -312,7 +323,7 @@ namespace {
 
 // A file's line of the manifest: digest, size, path and, when known, what it was made from.
 template <typename File>
-void append_manifest_line(std::string& text, const std::string& path, const File& file) {
+void append_manifest_line(std::string& text, std::string_view path, const File& file) {
   text.append(hex_of(file.digest)).append("\t");
   text.append(std::to_string(file.size)).append("\t").append(path);
   if (file.keyed) text.append("\t").append(hex_of(file.key));
@@ -375,10 +386,10 @@ void OutputStage::write_manifest(const std::function<void(std::string_view)>& ou
     flush(true);
     return;
   }
-  std::vector<const std::pair<const std::string, File>*> files = new_files();
-  parallel_sort(files, [](auto* a, auto* b) { return a->first < b->first; });
-  for (const auto* file : files) {
-    append_manifest_line(text, file->first, file->second);
+  std::vector<std::pair<std::string_view, const File*>> files = new_files();
+  parallel_sort(files, [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [path, file] : files) {
+    append_manifest_line(text, path, *file);
     flush(false);
   }
   flush(true);
@@ -432,10 +443,10 @@ void OutputStage::put_pieces(const std::string& path, std::span<const std::strin
 bool OutputStage::reuse(const std::string& path, std::string_view key) {
   index_manifest();
   if (verify_ || !known_ || key.empty()) return false;
-  const auto old = old_.find(path);  // see old_file
-  if (old == old_.end() || !old->second.keyed || old->second.key != key_hash(key)) return false;
+  OldFile* const old = find_old(path);  // see old_file
+  if (!old || !old->file.keyed || old->file.key != key_hash(key)) return false;
   const std::lock_guard lock(mutex_);
-  old->second.reused = true;
+  old->file.reused = true;
   return true;
 }
 
@@ -467,11 +478,26 @@ void OutputStage::put_copy(const std::string& path, const std::string& source,
   hold(path, file);
 }
 
-const OutputStage::File* OutputStage::old_file(const std::string& path) const {
+namespace {
+
+// The file at `path` of `files`, sorted by path; nullptr when none.
+template <typename Files>
+auto* find_path(Files& files, std::string_view path) {
+  const auto at =
+      std::lower_bound(files.begin(), files.end(), path,
+                       [](const auto& file, std::string_view p) { return file.path < p; });
+  return at != files.end() && at->path == path ? &*at : nullptr;
+}
+
+}  // namespace
+
+OutputStage::OldFile* OutputStage::find_old(std::string_view path) { return find_path(old_, path); }
+
+const OutputStage::File* OutputStage::old_file(std::string_view path) const {
   if (!known_) return nullptr;
-  const auto old = old_.find(path);  // old_ is not written once the stage is open, but for
-  // its reused marks, under mutex_
-  return old == old_.end() ? nullptr : &old->second;
+  // old_ is not written once the stage is open, but for its reused marks, under mutex_.
+  const OldFile* old = find_path(old_, path);
+  return old ? &old->file : nullptr;
 }
 
 void OutputStage::hold(const std::string& path, const File& file) {
@@ -481,16 +507,16 @@ void OutputStage::hold(const std::string& path, const File& file) {
 
 bool OutputStage::holds_path(const std::string& path) const {
   if (new_.contains(path)) return true;
-  const auto old = old_.find(path);
-  return old != old_.end() && old->second.reused;
+  const File* old = old_file(path);
+  return old && old->reused;
 }
 
-std::vector<const std::pair<const std::string, OutputStage::File>*> OutputStage::new_files() const {
-  std::vector<const std::pair<const std::string, File>*> files;
+std::vector<std::pair<std::string_view, const OutputStage::File*>> OutputStage::new_files() const {
+  std::vector<std::pair<std::string_view, const File*>> files;
   files.reserve(new_.size());
-  for (const auto& file : new_) files.push_back(&file);
-  for (const auto& file : old_) {
-    if (reused_only(file)) files.push_back(&file);
+  for (const auto& [path, file] : new_) files.emplace_back(path, &file);
+  for (const OldFile& old : old_) {
+    if (reused_only(old)) files.emplace_back(old.path, &old.file);
   }
   return files;
 }
@@ -532,8 +558,8 @@ OutputStage::Summary OutputStage::commit(Progress* progress) {
     journal.remove = find_stale(
         out_dir_, [&](const std::string& path) { return new_.count(path) > 0; }, folders);
   } else {
-    for (const auto& file : old_) {
-      if (dropped(file)) journal.remove.push_back(file.first);
+    for (const OldFile& old : old_) {
+      if (dropped(old)) journal.remove.emplace_back(old.path);
     }
   }
   std::sort(journal.remove.begin(), journal.remove.end());

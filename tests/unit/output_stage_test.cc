@@ -185,6 +185,19 @@ TEST_CASE("the manifest after changes is the manifest of a fresh build of the sa
   commit(out, second);
   commit(fresh, second);
   CHECK(read(out / ".kbc-output") == read(fresh / ".kbc-output"));
+
+  // A path listed twice: its last line counts, as when lines are read in turn.
+  manifest = read(out / ".kbc-output");
+  const std::size_t g_end = manifest.find("\tg.md\n") + 6;
+  const std::size_t g_start = manifest.rfind('\n', g_end - 2) + 1;
+  std::string wrong = manifest.substr(g_start, g_end - g_start);
+  wrong[0] = wrong[0] == '0' ? '1' : '0';  // another digest
+  const std::size_t body = manifest.find('\n') + 1;
+  write(out / ".kbc-output", manifest.substr(0, body) + wrong + manifest.substr(body));
+  CHECK(commit(out, second).written == 0);
+  write(out / ".kbc-output", manifest + wrong);
+  CHECK(commit(out, second).written == 1);
+  CHECK(read(out / ".kbc-output") == read(fresh / ".kbc-output"));
 }
 
 TEST_CASE("a file put in pieces holds their bytes, and is the file put whole") {
