@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -72,7 +73,10 @@ std::string hex_of(std::span<const std::uint8_t> bytes) {
 }
 
 bool is_hex(std::string_view text) {
-  return text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+  // Not find_first_not_of: it looks each character up in the set of digits, and the manifest of
+  // 730,000 files (100,000 entries) is checked a character at a time.
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 void bytes_of_hex(std::string_view hex, std::span<std::uint8_t> out) {
