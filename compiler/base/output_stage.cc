@@ -298,7 +298,7 @@ void OutputStage::index_manifest() {
       char* const path = static_cast<char*>(old_paths_->allocate(read_path.size(), 1));
       std::memcpy(path, read_path.data(), read_path.size());
       last = std::string_view(path, read_path.size());
-      File& file = old_.emplace_back(last).file;
+      File& file = old_.emplace_back(OldFile{last, {}}).file;
       file.digest = hash_of_hex(line.substr(0, first));
       std::from_chars(line.data() + first + 1, line.data() + second, file.size);
       file.keyed = third != std::string_view::npos;

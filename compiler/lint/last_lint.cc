@@ -1,5 +1,6 @@
 #include "lint/last_lint.h"
 
+#include <algorithm>
 #include <cstring>
 #include <ostream>
 
@@ -67,33 +68,31 @@ void flush(std::string& buffer, std::ostream& out, bool all = false) {
   buffer.clear();
 }
 
-void put_texts(std::string& out, const std::vector<std::string>& texts) {
+// The put_* functions are false when a text did not fit (put_text): the part is then not kept.
+bool put_texts(std::string& out, const std::vector<std::string>& texts) {
   put_number(out, static_cast<std::uint32_t>(texts.size()));
-  for (const std::string& text : texts) put_text(out, text);
+  return std::ranges::all_of(texts, [&](const std::string& text) { return put_text(out, text); });
 }
 
-void put_facts(std::string& out, const std::string& path, const LastLint::EntryFacts& facts) {
-  put_text(out, path);
-  put_text(out, facts.digest);
+bool put_facts(std::string& out, const std::string& path, const LastLint::EntryFacts& facts) {
+  bool whole = put_text(out, path) && put_text(out, facts.digest);
   put_number(out, std::uint8_t{facts.compiled});
-  put_texts(out, facts.atoms);
+  whole = put_texts(out, facts.atoms) && whole;
   put_number(out, static_cast<std::uint32_t>(facts.clauses.size()));
   for (const std::vector<int>& clause : facts.clauses) {
     put_number(out, static_cast<std::uint32_t>(clause.size()));
     for (const int atom : clause) put_number(out, static_cast<std::uint32_t>(atom));
   }
   put_number(out, static_cast<std::uint32_t>(facts.hits.size()));
-  for (const auto& [owner, pointer] : facts.hits) {
-    put_text(out, owner);
-    put_text(out, pointer);
-  }
+  for (const auto& [owner, pointer] : facts.hits)
+    whole = put_text(out, owner) && put_text(out, pointer) && whole;
   put_number(out, std::int32_t{facts.benign_lines});
   put_number(out, static_cast<std::uint32_t>(facts.some_benign.size()));
   for (const std::uint32_t line : facts.some_benign) put_number(out, line);
-  put_texts(out, facts.winner_candidates);
-  put_text(out, facts.winner);
+  whole = put_texts(out, facts.winner_candidates) && put_text(out, facts.winner) && whole;
   out.append(reinterpret_cast<const char*>(facts.regex.data()), facts.regex.size());
   out.append(reinterpret_cast<const char*>(facts.texts.data()), facts.texts.size());
+  return whole;
 }
 
 }  // namespace
@@ -103,31 +102,30 @@ void put_facts(std::string& out, const std::string& path, const LastLint::EntryF
 // its JSON writer escapes one (writing them as JSON lines took 40% longer than as CBOR).
 bool LastLint::write_findings(std::ostream& out) const {
   std::string buffer(kFindingsMagic);
-  put_text(buffer, digest);
-  put_text(buffer, benign);
+  bool whole = put_text(buffer, digest) && put_text(buffer, benign);
   put_number(buffer, std::uint64_t{findings.size()});
   for (const Diagnostic& d : findings) {
     put_number(buffer, std::int32_t{d.at.line});
     put_number(buffer, std::int32_t{d.at.column});
     put_number(buffer, std::uint8_t{d.severity == Severity::kError});
     for (const std::string* text : {&d.message, &d.rule, &d.excerpt, &d.pointer, &d.path})
-      put_text(buffer, *text);
+      whole = put_text(buffer, *text) && whole;
     flush(buffer, out);
   }
   flush(buffer, out, true);
-  return static_cast<bool>(out);
+  return whole && static_cast<bool>(out);
 }
 
 bool LastLint::write_facts(std::ostream& out) const {
   std::string buffer(kFactsMagic);
-  put_text(buffer, digest);
+  bool whole = put_text(buffer, digest);
   put_number(buffer, std::uint64_t{entries.size()});
   for (const auto& [path, facts] : entries) {
-    put_facts(buffer, path, facts);
+    whole = put_facts(buffer, path, facts) && whole;
     flush(buffer, out);
   }
   flush(buffer, out, true);
-  return static_cast<bool>(out);
+  return whole && static_cast<bool>(out);
 }
 
 namespace {
