@@ -363,10 +363,15 @@ void reuse_local_findings(Diagnostics& last, const std::map<std::string_view, st
   for (const Rule& rule : all_rules()) {
     if (rule.local) local_rules.insert(rule.id);
   }
+  std::string_view path;   // of the finding before, and whether its file is unchanged: a file's
+  bool unchanged = false;  // findings come one after the other (527,000 of 100,000 files)
   for (Diagnostic& finding : last) {
-    const auto entry = by_path.find(finding.path);
-    if (entry != by_path.end() && facts[entry->second] && local_rules.count(finding.rule))
-      findings.push_back(std::move(finding));
+    if (finding.path != path) {
+      const auto entry = by_path.find(finding.path);
+      unchanged = entry != by_path.end() && facts[entry->second];
+      path = entry != by_path.end() ? entry->first : std::string_view();
+    }
+    if (unchanged && local_rules.count(finding.rule)) findings.push_back(std::move(finding));
   }
   Diagnostics().swap(last);  // what is left of them, moved from
 }
@@ -408,9 +413,17 @@ void unchanged_files(const KnowledgeBase& kb, const std::vector<const LastLint::
     unchanged[kb.entries[i].path];
     same_hits[i] = hits_as_before(kb, facts, hits[i], facts[i]->hits);
   }
-  for (const Diagnostic& finding : last)
-    if (const auto it = unchanged.find(finding.path); it != unchanged.end())
-      it->second.push_back(&finding);
+  // A file's findings come one after the other: each file looked up once.
+  std::vector<const Diagnostic*>* file = nullptr;
+  std::string_view path;
+  for (const Diagnostic& finding : last) {
+    if (finding.path != path || path.empty()) {
+      const auto it = unchanged.find(finding.path);
+      file = it != unchanged.end() ? &it->second : nullptr;
+      path = finding.path;
+    }
+    if (file) file->push_back(&finding);
+  }
 }
 
 // The breadth of every regex on the benign corpus: the changed regexes run over it, the others'
