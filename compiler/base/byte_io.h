@@ -63,7 +63,8 @@ class ByteReader {
   }
   // A count of items that take at least `least` bytes each: false when that many cannot fit in
   // what is left, so that a damaged count never reserves room for it.
-  bool take_count(std::uint64_t& count, std::size_t least) {
+  template <typename Count>
+  bool take_count(Count& count, std::size_t least) {
     return take(count) && count <= left() / least;
   }
 

@@ -225,11 +225,8 @@ void list_folder(const std::string& top, const std::string& relative, FileSystem
   for (const std::string& name : names.links) listing.links.push_back(join_path(relative, name));
   for (const std::string& name : names.folders) folders.push_back(join_path(relative, name));
   if (!seen || !stamp) return;
-  Seen& folder = seen->emplace_back(Seen{relative, {}, !known});
-  if (known)
-    folder.folder = *known;
-  else
-    folder.folder = std::move(listed);
+  Seen& folder = seen->emplace_back(Seen{relative, std::move(listed), !known});
+  if (known) folder.folder = *known;
   folder.folder.stamp = *stamp;
 }
 

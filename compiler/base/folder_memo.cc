@@ -1,7 +1,6 @@
 #include "base/folder_memo.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "base/text.h"
 
@@ -10,61 +9,45 @@ namespace {
 
 constexpr std::string_view kHeader = "kbc folders 1 ";
 
-bool recordable(std::string_view text) { return text.find_first_of("\t\n") == std::string::npos; }
-
 }  // namespace
 
 // A line a folder: its stamp's five numbers, its path, then each name in it after its kind (f,
 // l or d: a file, a link, a folder), separated by tabs. A line is whole or the memo is empty.
 FolderMemo FolderMemo::parse(std::string_view text) {
-  try {
-    if (!text.starts_with(kHeader)) return FolderMemo();
-    text.remove_prefix(kHeader.size());
-    std::string_view header = text.substr(0, text.find('\n'));
-    text.remove_prefix(std::min(text.size(), header.size() + 1));
-    FolderMemo memo(number_tab_field<std::int64_t>(header));
-    while (!text.empty()) {
-      const std::size_t end = text.find('\n');
-      if (end == std::string_view::npos) return FolderMemo();  // a line cut short
-      std::string_view line = text.substr(0, end);
-      text.remove_prefix(end + 1);
-      Folder folder;
-      folder.stamp = take_stamp_fields(line);
-      const std::string path(next_tab_field(line));
-      while (!line.empty()) {
-        const std::string_view name = next_tab_field(line);
-        if (name.size() < 2) return FolderMemo();
-        const char kind = name.front();
-        if (kind != 'f' && kind != 'l' && kind != 'd') return FolderMemo();
-        (kind == 'f'   ? folder.files
-         : kind == 'l' ? folder.links
-                       : folder.folders)
-            .emplace_back(name.substr(1));
-      }
-      if (!memo.folders_.emplace(path, std::move(folder)).second) return FolderMemo();
-    }
-    return memo;
-  } catch (const std::exception&) {
-    return FolderMemo();
-  }
+  FolderMemo memo;
+  const std::optional<std::int64_t> listed_at =
+      read_table_lines(text, kHeader, [&memo](std::string_view line) {
+        Folder folder;
+        folder.stamp = take_stamp_fields(line);
+        const std::string path(next_tab_field(line));
+        while (!line.empty()) {
+          const std::string_view name = next_tab_field(line);
+          if (name.size() < 2) return false;
+          const char kind = name.front();
+          if (kind != 'f' && kind != 'l' && kind != 'd') return false;
+          (kind == 'f'   ? folder.files
+           : kind == 'l' ? folder.links
+                         : folder.folders)
+              .emplace_back(name.substr(1));
+        }
+        return memo.folders_.emplace(path, std::move(folder)).second;
+      });
+  if (!listed_at) return FolderMemo();
+  memo.listed_at_ns_ = *listed_at;
+  return memo;
 }
 
 std::string FolderMemo::text() const {
-  std::vector<const std::pair<const std::string, Folder>*> sorted;
-  for (const auto& folder : folders_) sorted.push_back(&folder);
-  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  std::string out = std::string(kHeader) + std::to_string(listed_at_ns_) + "\n";
-  for (const auto* folder : sorted) {
-    append_stamp_fields(out, folder->second.stamp);
-    out.append(folder->first);
-    for (const auto& [kind, names] : {std::pair{'f', &folder->second.files},
-                                      {'l', &folder->second.links},
-                                      {'d', &folder->second.folders}}) {
-      for (const std::string& name : *names) out.append("\t").append(1, kind).append(name);
-    }
-    out += '\n';
-  }
-  return out;
+  return table_text(
+      kHeader, listed_at_ns_, folders_,
+      [](std::string& out, const std::string& path, const Folder& folder) {
+        append_stamp_fields(out, folder.stamp);
+        out.append(path);
+        for (const auto& [kind, names] :
+             {std::pair{'f', &folder.files}, {'l', &folder.links}, {'d', &folder.folders}}) {
+          for (const std::string& name : *names) out.append("\t").append(1, kind).append(name);
+        }
+      });
 }
 
 const FolderMemo::Folder* FolderMemo::trusted(const std::string& path, const FileStamp& now) const {
@@ -75,9 +58,9 @@ const FolderMemo::Folder* FolderMemo::trusted(const std::string& path, const Fil
 
 void FolderMemo::record(const std::string& path, Folder folder, bool listed) {
   listed_any_ = listed_any_ || listed;
-  if (!recordable(path)) return;
+  if (!is_tab_field(path)) return;
   for (const auto* names : {&folder.files, &folder.links, &folder.folders}) {
-    if (!std::ranges::all_of(*names, recordable)) return;
+    if (!std::ranges::all_of(*names, is_tab_field)) return;
   }
   folders_.insert_or_assign(path, std::move(folder));
 }

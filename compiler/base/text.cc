@@ -366,4 +366,28 @@ std::string_view next_tab_field(std::string_view& line) {
   return field;
 }
 
+bool is_tab_field(std::string_view text) {
+  return text.find_first_of("\t\n") == std::string_view::npos;
+}
+
+std::optional<std::int64_t> read_table_lines(std::string_view text, std::string_view head,
+                                             const std::function<bool(std::string_view)>& line) {
+  try {
+    if (!text.starts_with(head)) return std::nullopt;
+    text.remove_prefix(head.size());
+    std::string_view first = text.substr(0, text.find('\n'));
+    text.remove_prefix(std::min(text.size(), first.size() + 1));
+    const auto number = number_tab_field<std::int64_t>(first);
+    while (!text.empty()) {
+      const std::size_t end = text.find('\n');
+      if (end == std::string_view::npos) return std::nullopt;  // a line cut short
+      if (!line(text.substr(0, end))) return std::nullopt;
+      text.remove_prefix(end + 1);
+    }
+    return number;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace kbc

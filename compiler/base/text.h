@@ -1,10 +1,12 @@
 // Small text utilities that know nothing of knowledge bases.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -167,6 +169,30 @@ std::string date_text(std::chrono::sys_days day);
 // The field of `line` up to its next tab (or its end); `line` keeps what follows that tab. For
 // the tab-separated lines of the caches' tables.
 std::string_view next_tab_field(std::string_view& line);
+// Whether `text` can be a field of such a line: it holds no tab and no line break.
+bool is_tab_field(std::string_view text);
+// A table of the caches (the file stamps, the folder memo): a first line of `head` and a number
+// (the time of the listing, in nanoseconds), then its lines, each ended by a line break, so that
+// a table cut short loses whole lines. Calls `line` with each line after the first, and gives the
+// number; nullopt when `text` is no such table or `line` refuses one of its lines (returns false
+// or throws).
+std::optional<std::int64_t> read_table_lines(std::string_view text, std::string_view head,
+                                             const std::function<bool(std::string_view)>& line);
+// The text of such a table: `head` and `number`, then a line for each item of `items` (a map of
+// paths) in the order of their paths, which `line(out, path, value)` appends without its break.
+template <typename Map, typename Line>
+std::string table_text(std::string_view head, std::int64_t number, const Map& items, Line line) {
+  std::vector<const typename Map::value_type*> sorted;
+  sorted.reserve(items.size());
+  for (const auto& item : items) sorted.push_back(&item);
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  std::string out = std::string(head) + std::to_string(number) + "\n";
+  for (const auto* item : sorted) {
+    line(out, item->first, item->second);
+    out += '\n';
+  }
+  return out;
+}
 // The same field as a whole decimal number; throws std::invalid_argument when it is not one.
 template <typename Number>
 Number number_tab_field(std::string_view& line) {

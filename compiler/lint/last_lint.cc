@@ -130,8 +130,8 @@ bool LastLint::write_facts(std::ostream& out) const {
 
 namespace {
 
-// A line or column: a number from 0 to INT_MAX.
-bool take_position(ByteReader& in, int& out) {
+// A line, a column or a count: a number from 0 to INT_MAX.
+bool take_int(ByteReader& in, int& out) {
   std::int32_t number = 0;
   if (!in.take(number) || number < 0) return false;
   out = number;
@@ -148,8 +148,7 @@ bool take_flag(ByteReader& in, bool& out) {
 // A finding as write_findings writes it.
 bool take_finding(ByteReader& in, Diagnostic& d) {
   bool error = false;
-  if (!take_position(in, d.at.line) || !take_position(in, d.at.column) || !take_flag(in, error))
-    return false;
+  if (!take_int(in, d.at.line) || !take_int(in, d.at.column) || !take_flag(in, error)) return false;
   d.severity = error ? Severity::kError : Severity::kWarning;
   for (std::string* text : {&d.message, &d.rule, &d.excerpt, &d.pointer, &d.path})
     if (!in.take_text(*text)) return false;
@@ -160,7 +159,7 @@ bool take_finding(ByteReader& in, Diagnostic& d) {
 template <typename One>
 bool take_list(ByteReader& in, std::size_t least, One one) {
   std::uint32_t count = 0;
-  if (!in.take(count) || count > in.left() / least) return false;
+  if (!in.take_count(count, least)) return false;
   for (std::uint32_t k = 0; k < count; ++k)
     if (!one()) return false;
   return true;
@@ -196,7 +195,7 @@ bool take_facts(ByteReader& in, LastLint::EntryFacts& facts) {
   const auto benign = [&] { return in.take(facts.some_benign.emplace_back()); };
   return in.take_text(facts.digest) && take_flag(in, facts.compiled) &&
          take_texts(in, facts.atoms) && take_list(in, 4, clause) && take_list(in, 8, hit) &&
-         take_position(in, facts.benign_lines) && take_list(in, 4, benign) &&
+         take_int(in, facts.benign_lines) && take_list(in, 4, benign) &&
          take_texts(in, facts.winner_candidates) && in.take_text(facts.winner) &&
          take_half(in, facts.regex) && take_half(in, facts.texts);
 }

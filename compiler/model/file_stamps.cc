@@ -56,45 +56,32 @@ std::int64_t wall_clock_ns() {
 }
 
 FileStamps FileStamps::parse(std::string_view text) {
-  try {
-    if (!text.starts_with(kHeader)) return FileStamps();
-    text.remove_prefix(kHeader.size());
-    std::string_view header = text.substr(0, text.find('\n'));
-    text.remove_prefix(std::min(text.size(), header.size() + 1));
-    FileStamps table(number_tab_field<std::int64_t>(header));
-    while (!text.empty()) {
-      const std::size_t end = text.find('\n');
-      if (end == std::string_view::npos) return FileStamps();  // a line cut short
-      std::string_view line = text.substr(0, end);
-      text.remove_prefix(end + 1);
-      Known known;
-      known.digest = std::string(next_tab_field(line));
-      known.stamp = take_stamp_fields(line);
-      const std::string path(next_tab_field(line));
-      if (!line.empty()) known.suppressions = suppressions_from_json(json::parse(line));
-      if (known.digest.empty() || path.empty()) return FileStamps();
-      table.files_.emplace(path, std::move(known));
-    }
-    return table;
-  } catch (const std::exception&) {
-    return FileStamps();
-  }
+  FileStamps table;
+  const std::optional<std::int64_t> listed_at =
+      read_table_lines(text, kHeader, [&table](std::string_view line) {
+        Known known;
+        known.digest = std::string(next_tab_field(line));
+        known.stamp = take_stamp_fields(line);
+        const std::string path(next_tab_field(line));
+        if (!line.empty()) known.suppressions = suppressions_from_json(json::parse(line));
+        if (known.digest.empty() || path.empty()) return false;
+        table.files_.emplace(path, std::move(known));
+        return true;
+      });
+  if (!listed_at) return FileStamps();
+  table.listed_at_ns_ = *listed_at;
+  return table;
 }
 
 std::string FileStamps::text() const {
-  std::vector<const std::pair<const std::string, Known>*> sorted;
-  for (const auto& file : files_) sorted.push_back(&file);
-  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  std::string out = std::string(kHeader) + std::to_string(listed_at_ns_) + "\n";
-  for (const auto* file : sorted) {
-    const Known& known = file->second;
-    out.append(known.digest).push_back('\t');
-    append_stamp_fields(out, known.stamp);
-    out += file->first;
-    if (!known.suppressions.empty()) out += "\t" + suppressions_to_json(known.suppressions).dump();
-    out.push_back('\n');
-  }
-  return out;
+  return table_text(kHeader, listed_at_ns_, files_,
+                    [](std::string& out, const std::string& path, const Known& known) {
+                      out.append(known.digest).push_back('\t');
+                      append_stamp_fields(out, known.stamp);
+                      out += path;
+                      if (!known.suppressions.empty())
+                        out += "\t" + suppressions_to_json(known.suppressions).dump();
+                    });
 }
 
 const FileStamps::Known* FileStamps::find(const std::string& path) const {
@@ -111,9 +98,7 @@ const FileStamps::Known* FileStamps::trusted(const std::string& path, const File
   return known && known->stamp == now && settled(now) ? known : nullptr;
 }
 
-bool FileStamps::recordable(const std::string& path) {
-  return path.find_first_of("\t\n") == std::string::npos;
-}
+bool FileStamps::recordable(const std::string& path) { return is_tab_field(path); }
 
 void FileStamps::record(const std::string& path, Known known) {
   if (!recordable(path)) return;
