@@ -75,6 +75,19 @@ std::optional<ScratchFile> ScratchFile::in(const std::string& folder) {
   return ScratchFile(fd);
 }
 
+std::optional<ScratchFile> ScratchFile::reading(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  ScratchFile file(fd);
+  file.size_ = static_cast<std::uint64_t>(st.st_size);
+  return file;
+}
+
 ScratchFile::~ScratchFile() {
   if (fd_ >= 0) ::close(fd_);
 }

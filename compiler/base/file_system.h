@@ -38,12 +38,16 @@ bool read_at(int fd, char* out, std::size_t size, std::uint64_t offset);
 // Writes `bytes` at `offset` of the open file `fd`; false when they could not all be written.
 bool write_at(int fd, std::string_view bytes, std::uint64_t offset);
 
-// A file that no other process can open, for bytes a run writes once and reads back instead of
-// holding them in memory: unnamed (O_TMPFILE), so it goes with the process however it ends.
+// A file for bytes a run reads back instead of holding them in memory: one it writes once, which
+// no other process can open (unnamed, O_TMPFILE, so it goes with the process however it ends),
+// or one it has written already and only reads.
 class ScratchFile {
  public:
   // One in `folder`; nullopt where the file system cannot make one.
   static std::optional<ScratchFile> in(const std::string& folder);
+  // The file at `path`, read-only (append fails), never through a link; nullopt when it cannot
+  // be opened.
+  static std::optional<ScratchFile> reading(const std::string& path);
   ScratchFile(ScratchFile&& other) noexcept
       : fd_(std::exchange(other.fd_, -1)), size_(other.size_) {}
   ScratchFile& operator=(ScratchFile&&) = delete;

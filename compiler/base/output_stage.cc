@@ -165,9 +165,8 @@ fs::path output_folder(const std::string& name) {
 void check_replaceable(const fs::path& out_dir) {
   std::error_code error;
   if (!fs::exists(out_dir, error)) return;
-  if (!fs::is_directory(out_dir, error)) {
+  if (!fs::is_directory(out_dir, error))
     throw ToolError("output path " + out_dir.string() + " exists and is not a folder");
-  }
   if (fs::is_empty(out_dir, error) || fs::exists(out_dir / kOutputMarker, error)) return;
   throw ToolError("refusing to replace " + out_dir.string() + ": it is not empty and was not " +
                   "written by kbc (no " + std::string(kOutputMarker) + " file)");
@@ -231,9 +230,8 @@ OutputStage::OutputStage(const std::string& out_dir, bool verify)
                     lock.string() + ": " + std::strerror(errno) +
                     "; the folder that holds it must be writable");
   }
-  while (::flock(lock_, LOCK_EX) != 0) {
+  while (::flock(lock_, LOCK_EX) != 0)
     if (errno != EINTR) fail_on("lock", lock);
-  }
   if (fs::is_symlink(staging_, error)) {
     fs::remove(staging_, error);
   } else if (fs::is_regular_file(staging_ / kJournal, error)) {
@@ -515,9 +513,8 @@ std::vector<std::pair<std::string_view, const OutputStage::File*>> OutputStage::
   std::vector<std::pair<std::string_view, const File*>> files;
   files.reserve(new_.size());
   for (const auto& [path, file] : new_) files.emplace_back(path, &file);
-  for (const OldFile& old : old_) {
+  for (const OldFile& old : old_)
     if (reused_only(old)) files.emplace_back(old.path, &old.file);
-  }
   return files;
 }
 
@@ -529,6 +526,13 @@ std::size_t OutputStage::new_count() const {
 std::optional<ScratchFile> OutputStage::scratch_file() const {
   const fs::path beside = out_dir_.parent_path();  // made by the constructor
   return ScratchFile::in(beside.empty() ? "." : beside.string());
+}
+
+std::optional<ScratchFile> OutputStage::staged_file(const std::string& path) const {
+  const std::lock_guard lock(mutex_);
+  const auto file = new_.find(path);
+  if (file == new_.end() || !file->second.changed) return std::nullopt;
+  return ScratchFile::reading((staging_ / path).string());
 }
 
 bool OutputStage::has(const std::string& path) const {

@@ -98,6 +98,9 @@ class OutputStage {
   // A scratch file beside the output, on its file system, for what the build reads back; nullopt
   // where none can be made.
   std::optional<ScratchFile> scratch_file() const;
+  // The file staged for `path`, put by this build with bytes that changed, to read back until
+  // the commit; nullopt when none is (the output holds its bytes already, or it was not put).
+  std::optional<ScratchFile> staged_file(const std::string& path) const;
 
   // Hands over the memory of the manifests (the old and the new: 730,000 files each at 100,000
   // entries, a second to take apart), for a caller that leaves it to the process's exit. The

@@ -475,3 +475,24 @@ TEST_CASE("a scratch file gives back what was appended, and has no name to leave
   CHECK(moved.read(0, 3) == "abc");
   CHECK_FALSE(kbc::ScratchFile::in((dir.root / "missing").string()));
 }
+
+TEST_CASE("a staged file is read back while its bytes changed, and only then") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  build(out, kFirst);
+  kbc::OutputStage stage(out.string(), false);
+  kbc::OutputTree output(stage);
+  output.add("a.html", "A");         // the output holds these bytes already
+  output.add("b/c.html", "C2 new");  // changed
+  CHECK_FALSE(stage.staged_file("a.html"));
+  CHECK_FALSE(stage.staged_file("b/d/e.json"));  // not put by this build
+  std::optional<kbc::ScratchFile> staged = stage.staged_file("b/c.html");
+  REQUIRE(staged);
+  CHECK(staged->size() == 6);
+  CHECK(staged->read(3, 3) == "new");
+  CHECK_FALSE(staged->append("more"));  // read-only
+  stage.commit();
+  CHECK(staged->read(0, 2) == "C2");  // still open after the rename
+  CHECK(read(out / "b/c.html") == "C2 new");
+  CHECK_FALSE(kbc::ScratchFile::reading((dir.root / "missing").string()));
+}
