@@ -118,7 +118,9 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   // own while the files are listed and loaded: every whole lint through the cache wants them.
   std::future<std::optional<LastLint>> reading;
   if (whole) reading = std::async(std::launch::async, [&cache] { return read_last_lint(*cache); });
+  std::optional<Phase> step("list the files");
   EntryListing listing = list_entry_files(fs, root, cache ? &*cache : nullptr);
+  step.reset();
   std::optional<LastLint> last;
   std::optional<Diagnostics> findings;
   if (whole && options.unread) {
@@ -129,9 +131,11 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
   }
   if (!findings) {
     Diagnostics loading;
+    step.emplace("load the entries");
     checked.kb =
         load_listed_entries(fs, root, listing, SchemaValidator(nlohmann::json::parse(schema_text)),
                             loading, cache ? &*cache : nullptr, options.progress);
+    step.reset();
     std::optional<nlohmann::json> summary;
     if (whole) summary = load_summary(listing, checked.kb, loading);
     loading.insert(loading.end(), listing.refused.begin(), listing.refused.end());
