@@ -68,6 +68,7 @@ int run(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  kbc::use_huge_pages(argv);  // first: it may run kbc again
   std::ios::sync_with_stdio(false);
   // A file-size limit (ulimit -f) or a quota makes a write fail with EFBIG, reported as any
   // write failure, instead of killing kbc halfway through its output.

@@ -139,6 +139,8 @@ class ServerProcess {
     }
   }
 
+  pid_t pid() const { return pid_; }
+
   // Closes the server's input and returns its exit status.
   int finish() {
     close(to_);
@@ -256,6 +258,53 @@ TEST_CASE("kbc mcp answers each request as soon as its line arrives") {
         "cuda/cudnn-bn-epsilon-too-small");
   CHECK(server.finish() == 0);
   CHECK_FALSE(server.receive());  // nothing more was written
+}
+
+// The environment `pid` was started with ("NAME=value" each), as /proc holds it.
+std::vector<std::string> environment_of(pid_t pid) {
+  std::vector<std::string> variables;
+  std::istringstream in(kbc_e2e::read("/proc/" + std::to_string(pid) + "/environ"));
+  for (std::string variable; std::getline(in, variable, '\0');) variables.push_back(variable);
+  return variables;
+}
+
+// How a process of kbc was started: with the huge-pages tunable it sets, or with `tunables`.
+std::vector<std::string> tunables_of_server(const char* tunables) {
+  const char* given = getenv("GLIBC_TUNABLES");
+  const std::optional<std::string> kept = given ? std::optional<std::string>(given) : std::nullopt;
+  if (tunables)
+    setenv("GLIBC_TUNABLES", tunables, 1);
+  else
+    unsetenv("GLIBC_TUNABLES");
+  TempKb kb;
+  ServerProcess server({"mcp", "--root", kb.root.string()});
+  server.send(request(1, "ping", "{}"));  // answered: kbc started, and started again
+  const std::optional<std::string> pong = server.receive();
+  std::vector<std::string> found;
+  for (const std::string& variable : environment_of(server.pid()))
+    if (variable.starts_with("GLIBC_TUNABLES=")) found.push_back(variable);
+  if (kept)
+    setenv("GLIBC_TUNABLES", kept->c_str(), 1);
+  else
+    unsetenv("GLIBC_TUNABLES");
+  REQUIRE(pong);
+  CHECK(server.finish() == 0);
+  return found;
+}
+
+TEST_CASE("kbc starts again with huge pages for its heaps, unless GLIBC_TUNABLES says otherwise") {
+  const std::string mode = kbc_e2e::read("/sys/kernel/mm/transparent_hugepage/enabled");
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  const bool expected = false;  // the sanitizers' allocators are not glibc's
+#else
+  const bool expected = mode.find("[madvise]") != std::string::npos;
+#endif
+  INFO("transparent huge pages: " << mode);
+  using Found = std::vector<std::string>;
+  CHECK(tunables_of_server(nullptr) ==
+        (expected ? Found{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"} : Found{}));
+  CHECK(tunables_of_server("glibc.malloc.hugetlb=0") ==
+        Found{"GLIBC_TUNABLES=glibc.malloc.hugetlb=0"});
 }
 
 TEST_CASE("kbc mcp refuses bad usage and bad bundles with exit 2") {
