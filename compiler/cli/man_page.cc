@@ -72,7 +72,11 @@ std::string man_page(const std::vector<Command>& commands, std::string_view vers
       ".TP\n.B 2\na usage error or a failure of the tool itself\n";
   out +=
       ".SH ENVIRONMENT\n"
-      ".TP\n.B NO_COLOR\nwhen set, \\-\\-color auto does not colour the output\n";
+      ".TP\n.B NO_COLOR\nwhen set, \\-\\-color auto does not colour the output\n"
+      ".TP\n.B GLIBC_TUNABLES\nwhen not set, kbc runs itself again with "
+      "glibc.malloc.hugetlb=1 (its heaps on transparent huge pages) where the kernel gives them "
+      "on request; set it, for example to glibc.malloc.hugetlb=0, to keep the heaps as they "
+      "are\n";
   out +=
       ".SH FILES\n"
       ".TP\n.I kbc.yaml\nthe knowledge base's settings, at its root\n"
