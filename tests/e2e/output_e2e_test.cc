@@ -339,6 +339,28 @@ TEST_CASE("an edit rewrites that entry's files and the pages that list it, nothi
         std::string::npos);
 }
 
+TEST_CASE("match.json follows an edit of one language's title, as a fresh build makes it") {
+  TempKb kb;
+  const fs::path dist = kb.root / "dist";
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  const std::string en = read(dist / "site/en/match.json");
+  const fs::path entry = kb.root / "entries/cuda/cudnn-bn-epsilon-too-small.yaml";
+  std::string text = read(entry);
+  const std::string title = "时返回 CUDNN_STATUS_BAD_PARAM，epsilon=1e-06'";
+  REQUIRE(text.find(title) != std::string::npos);
+  text.replace(text.find(title), title.size(),
+               "时返回 CUDNN_STATUS_BAD_PARAM（已改），epsilon=1e-06'");
+  write(entry, text);
+  REQUIRE(kbc("build " + kb.arg()).status == 0);
+  CHECK(read(dist / "site/zh/match.json").find("（已改）") != std::string::npos);
+  CHECK(read(dist / "site/en/match.json") == en);
+  REQUIRE(kbc("build " + kb.arg() + " --out " + (kb.root / "fresh").string()).status == 0);
+  for (const char* file : {"site/en/match.json", "site/zh/match.json"}) {
+    INFO(file);
+    CHECK(read(dist / file) == read(kb.root / "fresh" / file));
+  }
+}
+
 TEST_CASE(
     "a rebuild ends exactly like a fresh build, and --no-cache also clears what was planted") {
   TempKb kb;
