@@ -68,7 +68,11 @@ int run(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  kbc::use_huge_pages(argv);  // first: it may run kbc again
+  // First: it may run kbc again. Only for a command whose heap grows with the knowledge base:
+  // starting again costs a few milliseconds.
+  for (const kbc::Command& command : kbc::all_commands()) {
+    if (argc > 1 && command.large_heap && command.name == argv[1]) kbc::use_huge_pages(argv);
+  }
   std::ios::sync_with_stdio(false);
   // A file-size limit (ulimit -f) or a quota makes a write fail with EFBIG, reported as any
   // write failure, instead of killing kbc halfway through its output.

@@ -138,7 +138,8 @@ const std::vector<Command>& all_commands() {
         kTimings,
         kColor,
         kHelp},
-       run_lint},
+       run_lint,
+       true},
       {"build",
        "",
        "Lints, then writes kb.json, api/<id>.json, md/{en,zh}/<id>.md and the site (site/) into\n"
@@ -154,7 +155,8 @@ const std::vector<Command>& all_commands() {
         kTimings,
         kColor,
         kHelp},
-       run_build},
+       run_build,
+       true},
       {"verify",
        "[ID...]",
        "Runs the entries' reproduction recipes (their reproduce blocks), or those of the IDs, in\n"
@@ -200,7 +202,8 @@ const std::vector<Command>& all_commands() {
         {"--today", "YYYY-MM-DD", "the date to age last_confirmed from", {}, {}, "today, UTC"},
         kNoCache,
         kHelp},
-       run_stats},
+       run_stats,
+       true},
       {"match",
        "[TEXT | -]",
        "Finds the entries that explain an error message (TEXT) or the errors in a log read from\n"
@@ -219,7 +222,8 @@ const std::vector<Command>& all_commands() {
         kNoCache,
         kTimings,
         kHelp},
-       run_match},
+       run_match,
+       true},
       {"mcp",
        "",
        "Serves the entries to coding agents as a Model Context Protocol server over stdio:\n"
@@ -230,7 +234,8 @@ const std::vector<Command>& all_commands() {
         {"--bundle", "FILE", "read the entries from a published bundle (kb.json) instead"},
         kNoCache,
         kHelp},
-       run_mcp},
+       run_mcp,
+       true},
       {"serve",
        "",
        "Builds the site in memory and serves it on 127.0.0.1, builds again when a file under\n"
@@ -242,7 +247,8 @@ const std::vector<Command>& all_commands() {
         kNoCache,
         kColor,
         kHelp},
-       run_serve},
+       run_serve,
+       true},
       {"completion",
        "bash|zsh|fish",
        "Prints the completion script of a shell: commands, options, their values and files.\n"

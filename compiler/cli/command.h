@@ -56,6 +56,9 @@ struct Command {
   std::string_view summary;
   std::vector<OptionSpec> options;
   int (*run)(const Arguments& arguments);
+  // Works on a whole knowledge base or bundle, whose entries fill the heap: kbc starts again
+  // with its heaps on huge pages for it (use_huge_pages in base/memory.h).
+  bool large_heap = false;
 };
 
 // Throws ToolError (exit 2) for an unknown option or a missing value, with a did-you-mean.

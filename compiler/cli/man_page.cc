@@ -73,10 +73,10 @@ std::string man_page(const std::vector<Command>& commands, std::string_view vers
   out +=
       ".SH ENVIRONMENT\n"
       ".TP\n.B NO_COLOR\nwhen set, \\-\\-color auto does not colour the output\n"
-      ".TP\n.B GLIBC_TUNABLES\nwhen not set, kbc runs itself again with "
-      "glibc.malloc.hugetlb=1 (its heaps on transparent huge pages) where the kernel gives them "
-      "on request; set it, for example to glibc.malloc.hugetlb=0, to keep the heaps as they "
-      "are\n";
+      ".TP\n.B GLIBC_TUNABLES\nwhen not set, lint, build, stats, match, mcp and serve run kbc "
+      "again with glibc.malloc.hugetlb=1 (its heaps on transparent huge pages) where the kernel "
+      "gives them on request; set it, for example to glibc.malloc.hugetlb=0, to keep the heaps as "
+      "they are\n";
   out +=
       ".SH FILES\n"
       ".TP\n.I kbc.yaml\nthe knowledge base's settings, at its root\n"
