@@ -427,7 +427,9 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
     digests.push_back(std::move(file.digest));
   }
   phase.emplace("site");
+  std::optional<Phase> step("memory returned");
   return_free_memory();
+  step.emplace("site model");
   const std::vector<BenignLine> benign = benign_lines_with(kb.benign);
   // An entry page that is rendered reads its record again, from its part of kb.json.
   SiteModel& model = emitted->model.emplace(
@@ -435,15 +437,19 @@ BuiltOutput emit_outputs(const KnowledgeBase& kb, const std::set<std::string>& e
   model.set_source_paths(std::move(paths));
   model.set_evidence(std::move(evidence));
   if (!options.site_digest.empty()) model.set_digests(options.site_digest, std::move(digests));
+  step.emplace("figures read");
   std::optional<BreadthMemo> memo;
   if (options.cache) {
     const std::optional<nlohmann::json> stored = options.cache->find_site_figures();
     memo = stored ? BreadthMemo::from_json(*stored) : std::nullopt;
     if (!memo) memo.emplace();
   }
+  step.reset();
   build_site(model, templates, out.tree, options.progress, &benign, memo ? &*memo : nullptr,
              options.cache);
-  if (memo) options.cache->store_site_figures(memo->to_json());
+  step.emplace("figures stored");
+  if (memo && memo->changed) options.cache->store_site_figures(memo->to_json());
+  step.reset();
   if (options.progress) options.progress->clear();
   phase.emplace("link check");
   out.tree.observe(nullptr);

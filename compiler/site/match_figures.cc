@@ -106,6 +106,7 @@ MatchFigures match_figures(const SiteModel& model, const std::vector<BenignLine>
     for (std::size_t i = 0; i < n; ++i) {
       if (!keys[i].empty()) next.penalties[keys[i]] = figures.breadth_penalty[i];
     }
+    next.changed = memo->texts != next.texts || memo->penalties != next.penalties;
     *memo = std::move(next);
   }
   return figures;

@@ -27,6 +27,9 @@ struct BreadthMemo {
   std::string texts;  // a digest of the texts measured on: the benign lines, ids and signatures
   // By a digest of the regex and the error of its entry (whose own signatures do not count).
   std::unordered_map<std::string, int> penalties;
+  // Whether the last match_figures changed it: a memo that did not need not be stored again
+  // (3 MB at 100,000 entries, 0.45 s to store).
+  bool changed = true;
 
   nlohmann::json to_json() const;
   // nullopt for anything to_json did not write.

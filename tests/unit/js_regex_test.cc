@@ -274,6 +274,8 @@ TEST_CASE("breadth figures come from the memo only for the same texts and the sa
   for (auto& [key, penalty] : planted.penalties) penalty = 7;
   BreadthMemo in = planted;
   CHECK(match_figures(model, nullptr, &in).breadth_penalty == std::vector<int>{7, 7, 0});
+  CHECK_FALSE(in.changed);  // nothing to store again
+  CHECK(memo.changed);      // it was empty
   CHECK(BreadthMemo::from_json(memo.to_json())->penalties == memo.penalties);
   CHECK_FALSE(BreadthMemo::from_json(nlohmann::json::array()));
 
@@ -284,6 +286,7 @@ TEST_CASE("breadth figures come from the memo only for the same texts and the sa
   const std::vector<int> changed = match_figures(edited, nullptr, &in).breadth_penalty;
   CHECK(changed[0] != 7);
   CHECK(changed[1] == 7);
+  CHECK(in.changed);
   // Another signature changes what every regex is measured on: nothing is taken from the memo.
   const nlohmann::ordered_json third = {{"id", "cuda/third"}, {"signature", "a kernel b"}};
   in = planted;
