@@ -16,7 +16,8 @@
 
 namespace kbc {
 
-inline constexpr std::size_t kMaxBundleBytes = std::size_t{256} << 20;
+// The bundle of 100,000 entries is 318 MB; one of 1 GiB takes about 4 GB to read.
+inline constexpr std::size_t kMaxBundleBytes = std::size_t{1} << 30;
 // A record is five levels deep; a bundle nested deeper than this is refused.
 inline constexpr int kMaxBundleDepth = 32;
 

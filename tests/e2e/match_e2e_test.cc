@@ -187,10 +187,11 @@ TEST_CASE("kbc match refuses a bad bundle and bad usage with exit 2") {
   fails(kb.arg() + " --top x", "--top must be a whole number from 1, not 'x'");
   fails(kb.arg() + " 'one' 'two'", "give one TEXT");
   fails("--root " + (kb.root / "nowhere").string(), "no entries/ folder");
-  // Past 256 MiB a bundle is refused before it is read (a sparse file: no disk used).
+  // Past 1 GiB a bundle is refused before it is read (a sparse file: no disk used). 100,000
+  // entries make a bundle of 318 MB.
   { std::ofstream(kb.root / "huge.json"); }
-  fs::resize_file(kb.root / "huge.json", (std::uintmax_t{256} << 20) + 1);
-  fails(bundle + "huge.json", "huge.json is 268435457 bytes; bundles are limited to 268435456");
+  fs::resize_file(kb.root / "huge.json", (std::uintmax_t{1} << 30) + 1);
+  fails(bundle + "huge.json", "huge.json is 1073741825 bytes; bundles are limited to 1073741824");
   // A bundle the user names through a link is read (links are refused inside entries/ only).
   REQUIRE(kbc("build " + kb.arg()).status == 0);
   fs::create_symlink(kb.root / "dist/kb.json", kb.root / "linked.json");
