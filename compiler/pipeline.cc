@@ -105,6 +105,22 @@ KnowledgeBase load_entries(const FileSystem& fs, const std::string& root, bool u
   return load_in_languages(fs, root, config, schema_text, cache ? &*cache : nullptr, diagnostics);
 }
 
+namespace {
+
+// The files whose entries may be loaded slim (CheckOptions::slim): those that the lint after an
+// edit only cross-checks. The last lint's facts are read into `last` (from `reading`, when its
+// findings part is not read yet).
+std::vector<bool> slim_files(const ParseCache& cache, const EntryListing& listing,
+                             const KbConfig& config, std::future<std::optional<LastLint>>& reading,
+                             std::optional<LastLint>& last) {
+  const Phase phase("read the last lint's facts");
+  if (!last && reading.valid()) last = reading.get();
+  if (!last || !add_last_lint_facts(cache, *last)) return {};
+  return lint_unchanged_files(*last, listing, config.benign);
+}
+
+}  // namespace
+
 CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::string& root,
                                           const CheckOptions& options) {
   CheckedKnowledgeBase checked;
@@ -130,11 +146,13 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
         unread_and_linted(fs, root, config, listing, *cache, last, checked.kb, checked.diagnostics);
   }
   if (!findings) {
+    std::vector<bool> slim;
+    if (whole && options.slim) slim = slim_files(*cache, listing, config, reading, last);
     Diagnostics loading;
     step.emplace("load the entries");
     checked.kb =
         load_listed_entries(fs, root, listing, SchemaValidator(nlohmann::json::parse(schema_text)),
-                            loading, cache ? &*cache : nullptr, options.progress);
+                            loading, cache ? &*cache : nullptr, options.progress, slim);
     step.reset();
     std::optional<nlohmann::json> summary;
     if (whole) summary = load_summary(listing, checked.kb, loading);
@@ -162,19 +180,20 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
 }
 
 void read_entries(const FileSystem& fs, const std::string& root, CheckedKnowledgeBase& checked,
-                  Progress* progress) {
+                  Progress* progress, bool slim) {
   if (checked.kb.read) return;
   const Phase phase("read the entries");
   const std::string schema_text = entry_schema_text(checked.kb.languages);
   ParseCache cache(root, schema_text);
   const std::string listed = checked.listing.digest;
+  const std::size_t listing_size = checked.listing.files.size();
   Diagnostics loading;  // the check has them already
-  KnowledgeBase loaded = load_listed_entries(fs, root, checked.listing,
-                                             SchemaValidator(nlohmann::json::parse(schema_text)),
-                                             loading, &cache, progress);
+  KnowledgeBase loaded = load_listed_entries(
+      fs, root, checked.listing, SchemaValidator(nlohmann::json::parse(schema_text)), loading,
+      &cache, progress, std::vector<bool>(slim ? listing_size : 0, true));
   if (progress) progress->clear();
   if (checked.listing.digest != listed) {  // a file changed since: its findings are not these
-    checked = check_knowledge_base(fs, root, {true, {}, progress});
+    checked = check_knowledge_base(fs, root, {true, {}, progress, false, slim});
     return;
   }
   checked.kb.entries = std::move(loaded.entries);
@@ -251,7 +270,8 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
       file.path = built[i]->path;
       file.evidence = kb.current_evidence(*built[i]);
       std::optional<nlohmann::ordered_json> record;
-      MadeRecord made = made_record(*built[i], languages, file.evidence, options.cache, record);
+      MadeRecord made = made_record(*built[i], languages, file.evidence, options.cache, record,
+                                    options.whole_entry);
       if (options.entry_done)
         options.entry_done(static_cast<std::size_t>(built[i] - kb.entries.data()));
       file.row = std::move(made.row);

@@ -37,6 +37,10 @@ struct CheckOptions {
   // the last whole lint of the same files loaded and found: for a caller that needs only the
   // findings, the digest and which entries the schema accepted.
   bool unread = false;
+  // Whether the entries that a whole lint after an edit only cross-checks may be loaded slim
+  // (Entry::slim): for a caller that reads of them only what the build reads (emit_outputs,
+  // given EmitOptions::whole_entry).
+  bool slim = false;
 };
 
 // Loads, validates and lints the knowledge base at `root`. With `only`, every entry is still
@@ -46,9 +50,10 @@ CheckedKnowledgeBase check_knowledge_base(const FileSystem& fs, const std::strin
 
 // Reads the entries of `checked.kb` when check_knowledge_base left them unread, from the listing
 // it was made from and through the cache; the findings stay those of the check. Should a file
-// have changed since it was listed, the whole check is made again.
+// have changed since it was listed, the whole check is made again. With `slim`, every entry is
+// loaded slim (CheckOptions::slim), as the lint checked these very files.
 void read_entries(const FileSystem& fs, const std::string& root, CheckedKnowledgeBase& checked,
-                  Progress* progress);
+                  Progress* progress, bool slim = false);
 
 // Discovers, loads and validates the entries at `root` (in the languages of its kbc.yaml, whose
 // problems also go to `diagnostics`) without running the lint rules, for commands that read a
@@ -80,6 +85,9 @@ struct EmitOptions {
   // caller done with the entries frees each there (Entry::drop_data), so that the entries and
   // the records are not both held (1.3 GB each at 100,000 entries).
   std::function<void(std::size_t)> entry_done;
+  // A slim entry whole (kb.entries holds slim ones when CheckOptions::slim was given), for the
+  // record of one that `cache` does not hold.
+  std::function<Entry(const Entry&)> whole_entry;
 };
 
 // Renders every schema-valid entry whose path is not in `excluded`: the bundle, the records,

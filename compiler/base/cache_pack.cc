@@ -130,6 +130,15 @@ std::optional<std::string> CachePack::find(std::string_view key) {
   return read_value(key, slot);
 }
 
+void CachePack::keep(std::string_view key) {
+  open();
+  if (fd_ < 0) return;
+  const auto item = std::lower_bound(items_.begin(), items_.end(), key,
+                                     [](const Item& a, std::string_view b) { return a.key < b; });
+  if (item != items_.end() && item->key == key)
+    used_[static_cast<std::size_t>(item - items_.begin())].store(true, std::memory_order_relaxed);
+}
+
 void CachePack::store(std::string_view key, std::string_view value) {
   open();
   const std::lock_guard lock(mutex_);

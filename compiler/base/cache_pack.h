@@ -39,6 +39,8 @@ class CachePack {
 
   // The value stored under `key`, if any; from any thread.
   std::optional<std::string> find(std::string_view key);
+  // Counts the value under `key`, if any, as found without reading it (drop_unused keeps it).
+  void keep(std::string_view key);
   // Appends `value` under `key` to the pack at once; from any thread. Failing to write is not
   // an error: the value is not kept.
   void store(std::string_view key, std::string_view value);

@@ -3,6 +3,7 @@
 
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -36,6 +37,36 @@ void report_built(const SiteConfig& config, std::size_t entries, std::size_t fil
   std::cerr << "\n";
 }
 
+// The staged files put in place (OutputStage::commit), timed.
+OutputStage::Summary committed(OutputStage& stage, Progress& progress) {
+  const Phase phase("write output");
+  return stage.commit(&progress);
+}
+
+// The slim entries whose records the cache does not hold, read whole again (whole_entry),
+// from any thread. The schema is read once, and only then.
+class WholeEntries {
+ public:
+  WholeEntries(const FileSystem& fs, const std::string& root,
+               const std::vector<Language>& languages, ParseCache* cache)
+      : fs_(fs), root_(root), languages_(languages), cache_(cache) {}
+
+  Entry of(const Entry& entry) {
+    std::call_once(schema_read_, [this] {
+      schema_.emplace(nlohmann::json::parse(entry_schema_text(languages_)));
+    });
+    return whole_entry(fs_, root_, entry, *schema_, cache_);
+  }
+
+ private:
+  const FileSystem& fs_;
+  const std::string& root_;
+  const std::vector<Language>& languages_;
+  ParseCache* cache_;
+  std::once_flag schema_read_;
+  std::optional<SchemaValidator> schema_;
+};
+
 }  // namespace
 
 int run_build(const Arguments& arguments) {
@@ -47,7 +78,7 @@ int run_build(const Arguments& arguments) {
   Progress progress(Progress::wanted());
   const bool use_cache = !arguments.has("--no-cache");
   CheckedKnowledgeBase& checked = kept_until_exit<CheckedKnowledgeBase>(
-      check_knowledge_base(fs, root, {use_cache, {}, &progress, /*unread=*/true}));
+      check_knowledge_base(fs, root, {use_cache, {}, &progress, /*unread=*/true, /*slim=*/true}));
   const bool color = use_color_on(*parse_color_mode(arguments.value("--color")), STDERR_FILENO);
   print_findings(checked.diagnostics, color, fs, root);
   const std::set<std::string> failed = paths_with_errors(checked.diagnostics);
@@ -74,26 +105,24 @@ int run_build(const Arguments& arguments) {
   }
   stage.set_inputs(std::move(inputs));
   // The lint's findings were known without reading the entries; the pages need them.
-  if (!checked.kb.read) read_entries(fs, root, checked, &progress);
+  if (!checked.kb.read) read_entries(fs, root, checked, &progress, /*slim=*/true);
   // Printed, and the failed files known: 100,000 entries' findings held 300 MB to the end.
   Diagnostics().swap(checked.diagnostics);
   std::optional<ParseCache> cache;
   if (use_cache) cache.emplace(root, entry_schema_text(checked.kb.languages));
+  WholeEntries whole(fs, root, checked.kb.languages, cache ? &*cache : nullptr);
   const BuiltOutput& built = kept_until_exit<BuiltOutput>(
       emit_outputs(checked.kb, failed, TemplateSet(fs, root), config,
                    {&progress, &stage, site, cache ? &*cache : nullptr,
-                    [&checked](std::size_t entry) { checked.kb.entries[entry].drop_data(); }}));
+                    [&checked](std::size_t entry) { checked.kb.entries[entry].drop_data(); },
+                    [&whole](const Entry& entry) { return whole.of(entry); }}));
   if (!built.problems.empty()) {
     write_text_diagnostics(std::cerr, built.problems, color);  // paths in the output
     std::cerr << "kbc build: " << built.problems.size() << " broken link(s) in the site; "
               << out_dir << " left unchanged\n";
     return 1;
   }
-  OutputStage::Summary written;
-  {
-    const Phase phase("write output");
-    written = stage.commit(&progress);
-  }
+  const OutputStage::Summary written = committed(stage, progress);
   report_built(config, built.entries, built.tree.size(), out_dir, written, failed.size());
   kept_until_exit<std::shared_ptr<void>>(stage.release_manifests());
   return failed.empty() ? 0 : 1;

@@ -234,6 +234,7 @@ bool LastLint::add_facts(std::string_view bytes) {
   }
   if (in.left() != 0) return false;
   entries = std::move(read);
+  has_facts = true;
   return true;
 }
 

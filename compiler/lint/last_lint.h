@@ -60,6 +60,7 @@ struct LastLint {
   std::string benign;    // benign_digest of the benign corpus it matched the regexes against
   Diagnostics findings;  // what the rules found, before kbc.yaml settings and suppressions
   std::map<std::string, EntryFacts> entries;  // by path
+  bool has_facts = false;                     // add_facts added them
 
   // Stored as two parts, so that a lint of unchanged files reads only the first: the digests
   // and the findings, and the facts of the entries (most of the bytes: 36 MB of 100,000
@@ -76,6 +77,14 @@ struct LastLint {
   // none added) for anything else.
   bool add_facts(std::string_view bytes);
 };
+
+// The last lint's facts are used when at most this many files changed since; beyond that, the
+// changed regexes run over every text without a prefilter, and the index is faster.
+inline constexpr std::size_t kMaxChangedEntries = 32;
+
+// What identifies the benign corpus: kbc's own is part of the program (which the cache's folder
+// names), a knowledge base's files are not.
+std::string benign_digest(const std::vector<BenignFile>& benign);
 
 // What the last lint knew of each entry (`before`): its facts when its file is unchanged, else
 // those of the file at its path; the digests of its regex and own texts now, and whether they

@@ -1,11 +1,9 @@
 #include <algorithm>
-#include <future>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
 
-#include "base/digest.h"
 #include "base/memory.h"
 #include "base/parallel.h"
 #include "base/text.h"
@@ -14,7 +12,6 @@
 #include "lint/regex_pool.h"
 #include "lint/rule.h"
 #include "match/breadth.h"
-#include "model/parse_cache.h"
 
 namespace kbc {
 
@@ -71,10 +68,6 @@ std::vector<std::vector<RegexHit>> cross_entry_hits(const KnowledgeBase& kb,
 
 namespace {
 
-// The last lint's facts are used when at most this many files changed since; beyond that, the
-// changed regexes run over every text without a prefilter, and the index is faster.
-constexpr std::size_t kMaxChangedEntries = 32;
-
 // The rules over the entries of [first, last) that `check` accepts, into one list. The workers
 // check blocks of them (of the range, so that a chunk's entries are spread over the cores); the
 // caller sorts the findings, so the order in which blocks finish does not show in the output.
@@ -109,14 +102,6 @@ Diagnostics run_rules(const LintContext& context, Check check, std::size_t first
                std::make_move_iterator(found.end()));
   }
   return out;
-}
-
-// What identifies the benign corpus: kbc's own is part of the program (which the cache's folder
-// names), a knowledge base's files are not.
-std::string benign_digest(const KnowledgeBase& kb) {
-  Digest listing;
-  for (const BenignFile& file : kb.benign) listing.add(file.path).add(file.text);
-  return std::to_string(builtin_benign_lines().size()) + "-" + listing.hex();
 }
 
 // Each entry's id and signature, as RegexBreadth reads them, and, for a lint that measures
@@ -486,6 +471,17 @@ KnownChoices known_choices(const KnowledgeBase& kb,
   return known;
 }
 
+// Only the cross-entry rules of a lint after an edit read slim entries (lint_unchanged_files),
+// and only in the files that did not change. A slim entry elsewhere was loaded for such a lint
+// while more files changed.
+void check_slim_entries(const KnowledgeBase& kb,
+                        const std::vector<const LastLint::EntryFacts*>& facts, bool whole) {
+  for (std::size_t i = 0; i < kb.entries.size(); ++i) {
+    if (kb.entries[i].slim && (whole || !facts[i]))
+      throw ToolError(kb.entries[i].path + " changed while kbc was reading it: run kbc again");
+  }
+}
+
 }  // namespace
 
 Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only,
@@ -496,11 +492,13 @@ Diagnostics run_lint(const KnowledgeBase& kb, const std::set<std::string>& only,
 void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
   next = LastLint{};
   next.digest = kb.digest;
-  next.benign = benign_digest(kb);
+  next.benign = benign_digest(kb.benign);
   const std::size_t n = kb.entries.size();
   const std::vector<const LastLint::EntryFacts*> facts = facts_of_unchanged(kb, last);
   const auto changed = static_cast<std::size_t>(std::count(facts.begin(), facts.end(), nullptr));
-  if (!last || changed > kMaxChangedEntries || last->benign != next.benign) {
+  const bool whole = !last || changed > kMaxChangedEntries || last->benign != next.benign;
+  check_slim_entries(kb, facts, whole);
+  if (whole) {
     next.findings = lint_everything(kb, {}, &next);
     return;
   }
@@ -550,45 +548,6 @@ void run_lint(const KnowledgeBase& kb, LastLint* last, LastLint& next) {
     regex.texts = since.texts[i];
     learn(kb, hits, i, std::move(regex), breadth[i], choices[i], next);
   }
-}
-
-std::optional<LastLint> read_last_lint(const ParseCache& cache) {
-  const auto stored = cache.find_last_lint();
-  return stored ? LastLint::from_bytes(*stored) : std::nullopt;
-}
-
-std::optional<Diagnostics> last_lint_findings(const KnowledgeBase& kb,
-                                              std::optional<LastLint>& last) {
-  if (!last || last->digest != kb.digest) return std::nullopt;
-  return std::move(last->findings);
-}
-
-Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache,
-                            std::optional<LastLint> last) {
-  if (last && last->digest == kb.digest) return std::move(last->findings);
-  std::optional<Phase> step("read the last lint's facts");
-  if (last) {  // the facts, for the files that did not change
-    const auto facts = cache.find_last_lint_facts();
-    if (!facts || !last->add_facts(*facts)) last.reset();
-  }
-  step.reset();
-  LastLint next;
-  run_lint(kb, last ? &*last : nullptr, next);
-  last.reset();
-  step.emplace("store it for the next");
-  // Sorted once here, so that a lint that reads them back (nothing changed) only merges them
-  // with the load's diagnostics.
-  sort_diagnostics(next.findings);
-  // The two parts on two threads (1.2 and 1.1 s at 100,000 entries, one after the other while
-  // the other core waited). Either may land first: the facts are used only with findings of the
-  // same knowledge base's digest (LastLint::add_facts), so a lint killed between the two renames
-  // leaves parts that a later lint either uses together or not at all.
-  std::future<void> facts = std::async(std::launch::async, [&cache, &next] {
-    cache.store_last_lint_facts([&](std::ostream& out) { return next.write_facts(out); });
-  });
-  cache.store_last_lint([&](std::ostream& out) { return next.write_findings(out); });
-  facts.get();
-  return std::move(next.findings);
 }
 
 }  // namespace kbc

@@ -214,6 +214,16 @@ std::optional<LastLint> read_last_lint(const ParseCache& cache);
 // whose facts are stored for the next.
 Diagnostics run_lint_cached(const KnowledgeBase& kb, ParseCache& cache,
                             std::optional<LastLint> last);
+// Adds the facts part of the last whole lint through `cache` to `last` (its findings part):
+// false when there is none for those findings.
+bool add_last_lint_facts(const ParseCache& cache, LastLint& last);
+// For each listed file, whether the lint after `last` (with its facts) reuses what `last` found
+// and learnt of it: true where the file is the one `last` checked, byte for byte, when the lint
+// is one after an edit (few files changed, the same benign corpus). Those files' entries may be
+// loaded slim (Entry::slim): that lint runs only the cross-entry rules on them, which read
+// only their slim keys. Empty when the lint is to be whole.
+std::vector<bool> lint_unchanged_files(const LastLint& last, const EntryListing& listing,
+                                       const std::vector<BenignFile>& benign);
 // The findings of `last` (moved out of it) when it checked these files (kb.digest).
 std::optional<Diagnostics> last_lint_findings(const KnowledgeBase& kb,
                                               std::optional<LastLint>& last);

@@ -458,6 +458,28 @@ NodeSource SourceMap::find(std::string_view pointer) const {
   }
 }
 
+SourceMap SourceMap::only(const std::function<bool(std::string_view pointer)>& keep) const {
+  SourceMap out;
+  const std::string_view bytes = packed_;
+  try {
+    for (std::size_t at = 0; at < bytes.size();) {
+      const auto length = static_cast<std::size_t>(get_int(bytes, at));
+      if (length > bytes.size() - at) break;
+      const std::string_view pointer = bytes.substr(at, length);
+      at += length;
+      NodeSource source;
+      source.key.line = get_int(bytes, at);
+      source.key.column = get_int(bytes, at);
+      source.value.line = get_int(bytes, at);
+      source.value.column = get_int(bytes, at);
+      if (keep(pointer)) out.set(pointer, source);
+    }
+  } catch (const std::out_of_range&) {
+    // A damaged map keeps what it read so far, as find_exact does.
+  }
+  return out;
+}
+
 SourceMap SourceMap::unpack(std::string bytes) {
   SourceMap map;
   map.packed_ = std::move(bytes);

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -48,6 +49,8 @@ class SourceMap {
   // The map as one compact byte string, and back, for the parse cache.
   const std::string& pack() const { return packed_; }
   static SourceMap unpack(std::string bytes);
+  // The positions of the nodes whose pointer `keep` accepts.
+  SourceMap only(const std::function<bool(std::string_view pointer)>& keep) const;
   // Gives back the room its growth left unused (half of it, on average).
   void shrink() { packed_.shrink_to_fit(); }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
+#include <stdexcept>
 
 #include "base/json_pointer.h"
 #include "model/languages.h"
@@ -15,9 +17,49 @@ const std::string& Entry::id() const {
   return it != data.end() && it->is_string() ? it->get_ref<const std::string&>() : id_from_path;
 }
 
+namespace {
+
+constexpr std::string_view kSlimKeys[] = {
+    "id",        "signature", "regex", "samples",   "fix_success_rate", "transition_graph",
+    "reproduce", "aliases",   "tags",  "error_code"};
+
+// The first segment of `pointer`, as written ("" for the root).
+std::string_view top_level_key(std::string_view pointer) {
+  if (pointer.empty()) return {};
+  pointer.remove_prefix(1);
+  return pointer.substr(0, pointer.find('/'));
+}
+
+}  // namespace
+
+bool Entry::is_slim_key(std::string_view key) {
+  return std::find(std::begin(kSlimKeys), std::end(kSlimKeys), key) != std::end(kSlimKeys);
+}
+
+Entry Entry::slimmed() const {
+  Entry out{path,
+            id_from_path,
+            nlohmann::json::object(),
+            sources.only([](std::string_view pointer) {
+              return pointer.empty() || is_slim_key(top_level_key(pointer));
+            }),
+            shape_ok,
+            suppressions,
+            digest,
+            true};
+  if (!data.is_object()) return out;
+  for (const auto& [key, value] : data.items()) {
+    if (is_slim_key(key)) out.data[key] = value;
+  }
+  return out;
+}
+
 // Rules look up nodes by pointer hundreds of thousands of times on a large knowledge base: the
 // segments are read in place, and copied only when they hold an escape ("~0", "~1").
 const nlohmann::json* Entry::find(std::string_view pointer) const {
+  if (slim && !pointer.empty() && !is_slim_key(top_level_key(pointer)))
+    throw std::logic_error("kbc: " + std::string(pointer) + " of the slim entry " + path +
+                           " was read");
   const nlohmann::json* node = &data;
   std::string unescaped;
   for (std::size_t start = 1; !pointer.empty() && start <= pointer.size();) {

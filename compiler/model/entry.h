@@ -27,6 +27,18 @@ struct Entry {
   std::vector<SuppressionComment> suppressions = {};
   // A digest of the file's content, computed on every run: equal digests, equal bytes.
   std::string digest = {};
+  // True for an entry loaded with only its slim keys (kSlimKeys) and their source positions:
+  // what the cross-entry rules and the build read of an entry whose file the last lint checked
+  // as it is (see slimmed). Reading any other key of it throws std::logic_error, so that a rule
+  // that comes to read more fails its tests instead of seeing the key missing.
+  bool slim = false;
+
+  // The top-level keys that a slim entry keeps: what the cross-entry rules read of an entry
+  // they do not report on (its id, texts, regex, links, recipe), and what ranking it in kbc
+  // match reads (signature_winners).
+  static bool is_slim_key(std::string_view key);
+  // A copy with the slim keys only, and the positions of the nodes under them.
+  Entry slimmed() const;
 
   // The declared id when it is text, else the id the path implies.
   const std::string& id() const;
@@ -39,7 +51,8 @@ struct Entry {
     suppressions.shrink_to_fit();
   }
 
-  // The node at a JSON pointer, or nullptr.
+  // The node at a JSON pointer, or nullptr. Throws std::logic_error for a key that a slim entry
+  // does not keep.
   const nlohmann::json* find(std::string_view pointer) const;
   // The text at `pointer`; empty when missing or not text.
   std::string_view text(std::string_view pointer) const;

@@ -41,12 +41,13 @@ void list_file(const FileSystem& fs, const std::string& root, const std::string&
 }
 
 // Loads the entry file at `path` that list_file found with `digest`: from `cache` when it holds
-// the result for that digest, else read again and parsed (`digest` and `suppressions` become
-// the text's, should the file have changed since it was listed).
+// the result for that digest (`slim`: its slim copy, when it has one), else read again and
+// parsed (`digest` and `suppressions` become the text's, should the file have changed since it
+// was listed).
 std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
                                 const std::string& path, const SchemaValidator& schema,
                                 Diagnostics& out, ParseCache* cache, std::string& digest,
-                                std::vector<SuppressionComment>& suppressions) {
+                                std::vector<SuppressionComment>& suppressions, bool slim) {
   if (digest.starts_with(kTooLarge)) {
     out.push_back({path,
                    {},
@@ -58,7 +59,7 @@ std::optional<Entry> load_entry(const FileSystem& fs, const std::string& root,
     return std::nullopt;
   }
   if (cache) {
-    if (auto stored = cache->find(path, digest)) {
+    if (auto stored = slim ? cache->find_slim(path, digest) : cache->find(path, digest)) {
       out.insert(out.end(), stored->diagnostics.begin(), stored->diagnostics.end());
       if (stored->entry) {
         stored->entry->suppressions = suppressions;
@@ -221,14 +222,15 @@ EntryListing list_entry_files(const FileSystem& fs, const std::string& root, Par
 
 KnowledgeBase load_listed_entries(const FileSystem& fs, const std::string& root,
                                   EntryListing& listing, const SchemaValidator& schema,
-                                  Diagnostics& out, ParseCache* cache, Progress* progress) {
+                                  Diagnostics& out, ParseCache* cache, Progress* progress,
+                                  const std::vector<bool>& slim) {
   const std::vector<std::string>& files = listing.files;
   std::vector<std::optional<Entry>> loaded(files.size());
   std::vector<Diagnostics> found(files.size());
   if (progress) progress->start("loading", files.size());
   on_every_core(files.size(), [&](std::size_t i) {
     loaded[i] = load_entry(fs, root, "entries/" + files[i], schema, found[i], cache,
-                           listing.digests[i], listing.suppressions[i]);
+                           listing.digests[i], listing.suppressions[i], i < slim.size() && slim[i]);
     if (progress) progress->advance();
   });
   if (cache) cache->prune();
@@ -247,6 +249,19 @@ KnowledgeBase load_listed_entries(const FileSystem& fs, const std::string& root,
     if (!recipe.empty()) kb.recipe_paths.push_back(std::move(recipe));
   }
   return kb;
+}
+
+Entry whole_entry(const FileSystem& fs, const std::string& root, const Entry& entry,
+                  const SchemaValidator& schema, ParseCache* cache) {
+  if (!entry.slim) return entry;
+  std::string digest = entry.digest;
+  std::vector<SuppressionComment> suppressions = entry.suppressions;
+  Diagnostics found;  // reported when it was loaded slim
+  std::optional<Entry> whole =
+      load_entry(fs, root, entry.path, schema, found, cache, digest, suppressions, false);
+  if (!whole || digest != entry.digest)
+    throw ToolError(entry.path + " changed while kbc was reading it: run kbc again");
+  return std::move(*whole);
 }
 
 KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,

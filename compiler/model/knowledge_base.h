@@ -71,12 +71,19 @@ EntryListing list_entry_files(const FileSystem& fs, const std::string& root,
                               ParseCache* cache = nullptr);
 
 // Loads the listed files. With a cache, files whose result it holds (by digest) are not read or
-// parsed again, and new results are stored. A file that changed since it was listed is loaded as
-// it is now, and the listing updated. The listing's refused files are the caller's to report.
+// parsed again, and new results are stored; the files whose `slim` is true are loaded slim
+// (Entry::slim) when it holds their slim copy. A file that changed since it was listed is
+// loaded as it is now, and the listing updated. The listing's refused files are the caller's
+// to report.
 KnowledgeBase load_listed_entries(const FileSystem& fs, const std::string& root,
                                   EntryListing& listing, const SchemaValidator& schema,
                                   Diagnostics& out, ParseCache* cache = nullptr,
-                                  Progress* progress = nullptr);
+                                  Progress* progress = nullptr, const std::vector<bool>& slim = {});
+
+// `entry` whole when it is slim (from `cache`, else its file read and parsed again); throws
+// ToolError when its file no longer has the bytes it was loaded from.
+Entry whole_entry(const FileSystem& fs, const std::string& root, const Entry& entry,
+                  const SchemaValidator& schema, ParseCache* cache);
 
 // Discovers and loads <root>/entries/**.yaml: list_entry_files, then load_listed_entries.
 KnowledgeBase load_knowledge_base(const FileSystem& fs, const std::string& root,

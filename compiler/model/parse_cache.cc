@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kCacheFormat = 13;  // bump when what is stored changes
+constexpr int kCacheFormat = 14;  // bump when what is stored changes
 constexpr char kLastLintName[] = "last-lint";
 constexpr char kLastLintFactsName[] = "last-lint-facts";
 constexpr char kSiteFiguresName[] = "site-figures";
@@ -122,44 +122,70 @@ std::string ParseCache::key(const std::string& path, std::string_view digest) co
   return Digest().add(path).add(digest).hex();
 }
 
+std::string ParseCache::slim_key(const std::string& path, std::string_view digest) const {
+  return Digest().add("slim").add(path).add(digest).hex();
+}
+
 // A result is stored framed (base/json_text.h): a head of its path, diagnostics and shape, and
 // for an entry two parts, its value as JSON text and its packed source map. Read back through
 // simdjson, not as CBOR: an entry's strings are most of its bytes, and nlohmann's CBOR reader
-// takes them a byte at a time.
-std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
-                                                   std::string_view digest) const {
-  if (folder_.empty()) return std::nullopt;
-  const auto bytes = results_->find(key(path, digest));
-  const std::optional<Framed> stored = bytes ? unframed(*bytes) : std::nullopt;
+// takes them a byte at a time. Its slim copy is stored the same way under a key of its own.
+std::optional<ParseCache::Result> ParseCache::result_of(const std::string& path,
+                                                        const std::string& bytes, bool slim) const {
+  const std::optional<Framed> stored = unframed(bytes);
   if (!stored) return std::nullopt;
   try {
     const json& head = stored->head;
     if (head.at("path") != path) return std::nullopt;  // a different file with the same key
     Result result;
     result.diagnostics = diagnostics_at(path, head.at("diagnostics"));
-    if (stored->parts.empty()) return result;  // no entry
+    if (stored->parts.empty()) return slim ? std::nullopt : std::optional(result);  // no entry
     if (stored->parts.size() != 2) return std::nullopt;
     result.entry = Entry{path, id_from_entry_path(path), json_from_text(stored->parts[0]),
                          SourceMap::unpack(std::string(stored->parts[1]))};
     result.entry->shape_ok = head.at("shape_ok").get<bool>();
+    result.entry->slim = slim;
     return result;
   } catch (const std::exception&) {
     return std::nullopt;  // damaged or foreign: parse the file again
   }
 }
 
+std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
+                                                   std::string_view digest) const {
+  if (folder_.empty()) return std::nullopt;
+  const auto bytes = results_->find(key(path, digest));
+  results_->keep(slim_key(path, digest));  // prune keeps the two together
+  return bytes ? result_of(path, *bytes, false) : std::nullopt;
+}
+
+std::optional<ParseCache::Result> ParseCache::find_slim(const std::string& path,
+                                                        std::string_view digest) const {
+  if (folder_.empty()) return std::nullopt;
+  const auto bytes = results_->find(slim_key(path, digest));
+  std::optional<Result> found = bytes ? result_of(path, *bytes, true) : std::nullopt;
+  if (!found) return find(path, digest);  // no entry, or no slim copy
+  results_->keep(key(path, digest));
+  return found;
+}
+
 void ParseCache::store(const std::string& path, std::string_view digest, const Result& result) {
   if (folder_.empty()) return;
   // A value with NaN or an infinity has no JSON text: that file is parsed again on every run.
   if (result.entry && has_non_finite_number(result.entry->data)) return;
-  json head = {{"path", path},
-               {"diagnostics", diagnostics_to_json(result.diagnostics)},
-               {"shape_ok", result.entry && result.entry->shape_ok}};
-  const std::string stored =
-      result.entry
-          ? framed(std::move(head), {result.entry->data.dump(), result.entry->sources.pack()})
-          : framed(std::move(head), {});
-  results_->store(key(path, digest), stored);
+  const auto head = [&] {
+    return json{{"path", path},
+                {"diagnostics", diagnostics_to_json(result.diagnostics)},
+                {"shape_ok", result.entry && result.entry->shape_ok}};
+  };
+  if (!result.entry) {
+    results_->store(key(path, digest), framed(head(), {}));
+    return;
+  }
+  const Entry slim = result.entry->slimmed();
+  results_->store(slim_key(path, digest), framed(head(), {slim.data.dump(), slim.sources.pack()}));
+  results_->store(key(path, digest),
+                  framed(head(), {result.entry->data.dump(), result.entry->sources.pack()}));
 }
 
 template <typename Bytes>

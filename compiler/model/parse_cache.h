@@ -37,7 +37,11 @@ class ParseCache {
 
   // The stored result for this path and content (`digest`: digest_of the content), if any.
   std::optional<Result> find(const std::string& path, std::string_view digest) const;
-  // Stores a result; safe to call from several threads. Failing to write is not an error.
+  // The stored result with its entry slim (Entry::slimmed), which reads a tenth of the bytes;
+  // the full result is kept for a later find (prune does not drop it).
+  std::optional<Result> find_slim(const std::string& path, std::string_view digest) const;
+  // Stores a result (and its slim copy); safe to call from several threads. Failing to write is not
+  // an error.
   void store(const std::string& path, std::string_view digest, const Result& result);
   // Drops the stored results that this run did neither find nor store (old versions of files).
   // Once every result was asked for: find and store do nothing after it.
@@ -82,6 +86,9 @@ class ParseCache {
 
  private:
   std::string key(const std::string& path, std::string_view digest) const;
+  std::string slim_key(const std::string& path, std::string_view digest) const;
+  std::optional<Result> result_of(const std::string& path, const std::string& bytes,
+                                  bool slim) const;
   std::optional<std::string> find_named_bytes(const char* name) const;
   // Replaces the named file with `bytes` (a text or a Writer).
   template <typename Bytes>

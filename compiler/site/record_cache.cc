@@ -1,5 +1,7 @@
 #include "site/record_cache.h"
 
+#include <stdexcept>
+
 #include "base/digest.h"
 #include "base/json_text.h"
 #include "render/record.h"
@@ -46,13 +48,15 @@ void store(ParseCache& cache, const std::string& key, const MadeRecord& made) {
 
 MadeRecord made_record(const Entry& entry, const std::vector<Language>& languages,
                        const Evidence* evidence, ParseCache* cache,
-                       std::optional<ordered_json>& record) {
+                       std::optional<ordered_json>& record, const WholeEntry& whole) {
   record.reset();
   const std::string key = cache ? record_key(entry, languages, evidence) : "";
   if (cache) {
     if (std::optional<MadeRecord> found = cached(*cache, key)) return std::move(*found);
   }
-  record = published_record(entry, languages, evidence);
+  if (entry.slim && !whole) throw std::logic_error("kbc: no whole entry for " + entry.path);
+  record = entry.slim ? published_record(whole(entry), languages, evidence)
+                      : published_record(entry, languages, evidence);
   const std::string text = record_text(*record);
   MadeRecord made{indented_record(text), digest_of(text), record_row(*record, languages)};
   if (cache) store(*cache, key, made);

@@ -9,6 +9,7 @@
 // of kbc and the schema).
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -28,11 +29,16 @@ struct MadeRecord {
   RecordRow row;
 };
 
+// `entry` whole, for a slim one (Entry::slim) whose record is to be made.
+using WholeEntry = std::function<Entry(const Entry&)>;
+
 // The record of `entry` as published with `evidence`, from `cache` when it holds it (and then
 // stored there when it did not). `record` gets the record as a value when it was made here,
-// and is left empty when it came from the cache.
+// and is left empty when it came from the cache. A slim entry's record is made from `whole`'s
+// entry; without `whole`, made_record throws std::logic_error for it.
 MadeRecord made_record(const Entry& entry, const std::vector<Language>& languages,
                        const Evidence* evidence, ParseCache* cache,
-                       std::optional<nlohmann::ordered_json>& record);
+                       std::optional<nlohmann::ordered_json>& record,
+                       const WholeEntry& whole = nullptr);
 
 }  // namespace kbc
