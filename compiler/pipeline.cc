@@ -186,11 +186,10 @@ void read_entries(const FileSystem& fs, const std::string& root, CheckedKnowledg
   const std::string schema_text = entry_schema_text(checked.kb.languages);
   ParseCache cache(root, schema_text);
   const std::string listed = checked.listing.digest;
-  const std::size_t listing_size = checked.listing.files.size();
   Diagnostics loading;  // the check has them already
   KnowledgeBase loaded = load_listed_entries(
       fs, root, checked.listing, SchemaValidator(nlohmann::json::parse(schema_text)), loading,
-      &cache, progress, std::vector<bool>(slim ? listing_size : 0, true));
+      &cache, progress, std::vector<bool>(slim ? checked.listing.files.size() : 0, true));
   if (progress) progress->clear();
   if (checked.listing.digest != listed) {  // a file changed since: its findings are not these
     checked = check_knowledge_base(fs, root, {true, {}, progress, false, slim});

@@ -418,6 +418,27 @@ std::int32_t get_int(std::string_view bytes, std::size_t& at) {
   return value;
 }
 
+// Calls `visit(pointer, source)` for each record of a packed source map, in order. A damaged
+// map gives what it read so far, never a crash.
+template <typename Visit>
+void for_each_source(std::string_view bytes, Visit visit) {
+  try {
+    for (std::size_t at = 0; at < bytes.size();) {
+      const auto length = static_cast<std::size_t>(get_int(bytes, at));
+      if (length > bytes.size() - at) break;
+      const std::string_view pointer = bytes.substr(at, length);
+      at += length;
+      NodeSource source;
+      source.key.line = get_int(bytes, at);
+      source.key.column = get_int(bytes, at);
+      source.value.line = get_int(bytes, at);
+      source.value.column = get_int(bytes, at);
+      visit(pointer, source);
+    }
+  } catch (const std::out_of_range&) {
+  }
+}
+
 }  // namespace
 
 void SourceMap::set(std::string_view pointer, NodeSource source) {
@@ -428,24 +449,10 @@ void SourceMap::set(std::string_view pointer, NodeSource source) {
 }
 
 std::optional<NodeSource> SourceMap::find_exact(std::string_view pointer) const {
-  const std::string_view bytes = packed_;
   std::optional<NodeSource> found;
-  try {
-    for (std::size_t at = 0; at < bytes.size();) {
-      const auto length = static_cast<std::size_t>(get_int(bytes, at));
-      if (length > bytes.size() - at) break;
-      const bool same = bytes.substr(at, length) == pointer;
-      at += length;
-      NodeSource source;
-      source.key.line = get_int(bytes, at);
-      source.key.column = get_int(bytes, at);
-      source.value.line = get_int(bytes, at);
-      source.value.column = get_int(bytes, at);
-      if (same) found = source;
-    }
-  } catch (const std::out_of_range&) {
-    // A damaged map gives what it read so far, or "the whole file" positions; never a crash.
-  }
+  for_each_source(packed_, [&](std::string_view at, const NodeSource& source) {
+    if (at == pointer) found = source;
+  });
   return found;
 }
 
@@ -460,23 +467,9 @@ NodeSource SourceMap::find(std::string_view pointer) const {
 
 SourceMap SourceMap::only(const std::function<bool(std::string_view pointer)>& keep) const {
   SourceMap out;
-  const std::string_view bytes = packed_;
-  try {
-    for (std::size_t at = 0; at < bytes.size();) {
-      const auto length = static_cast<std::size_t>(get_int(bytes, at));
-      if (length > bytes.size() - at) break;
-      const std::string_view pointer = bytes.substr(at, length);
-      at += length;
-      NodeSource source;
-      source.key.line = get_int(bytes, at);
-      source.key.column = get_int(bytes, at);
-      source.value.line = get_int(bytes, at);
-      source.value.column = get_int(bytes, at);
-      if (keep(pointer)) out.set(pointer, source);
-    }
-  } catch (const std::out_of_range&) {
-    // A damaged map keeps what it read so far, as find_exact does.
-  }
+  for_each_source(packed_, [&](std::string_view pointer, const NodeSource& source) {
+    if (keep(pointer)) out.set(pointer, source);
+  });
   return out;
 }
 

@@ -122,9 +122,9 @@ std::string ParseCache::key(const std::string& path, std::string_view digest) co
   return Digest().add(path).add(digest).hex();
 }
 
-std::string ParseCache::slim_key(const std::string& path, std::string_view digest) const {
-  return Digest().add("slim").add(path).add(digest).hex();
-}
+// The slim copy's key, from the result's (hashing the path and digest again per entry is not
+// needed for a key of its own).
+std::string ParseCache::slim_key(const std::string& key) { return key + "-slim"; }
 
 // A result is stored framed (base/json_text.h): a head of its path, diagnostics and shape, and
 // for an entry two parts, its value as JSON text and its packed source map. Read back through
@@ -139,7 +139,7 @@ std::optional<ParseCache::Result> ParseCache::result_of(const std::string& path,
     if (head.at("path") != path) return std::nullopt;  // a different file with the same key
     Result result;
     result.diagnostics = diagnostics_at(path, head.at("diagnostics"));
-    if (stored->parts.empty()) return slim ? std::nullopt : std::optional(result);  // no entry
+    if (stored->parts.empty()) return result;  // no entry
     if (stored->parts.size() != 2) return std::nullopt;
     result.entry = Entry{path, id_from_entry_path(path), json_from_text(stored->parts[0]),
                          SourceMap::unpack(std::string(stored->parts[1]))};
@@ -154,18 +154,20 @@ std::optional<ParseCache::Result> ParseCache::result_of(const std::string& path,
 std::optional<ParseCache::Result> ParseCache::find(const std::string& path,
                                                    std::string_view digest) const {
   if (folder_.empty()) return std::nullopt;
-  const auto bytes = results_->find(key(path, digest));
-  results_->keep(slim_key(path, digest));  // prune keeps the two together
+  const std::string full = key(path, digest);
+  const auto bytes = results_->find(full);
+  results_->keep(slim_key(full));  // prune keeps the two together
   return bytes ? result_of(path, *bytes, false) : std::nullopt;
 }
 
 std::optional<ParseCache::Result> ParseCache::find_slim(const std::string& path,
                                                         std::string_view digest) const {
   if (folder_.empty()) return std::nullopt;
-  const auto bytes = results_->find(slim_key(path, digest));
+  const std::string full = key(path, digest);
+  const auto bytes = results_->find(slim_key(full));
   std::optional<Result> found = bytes ? result_of(path, *bytes, true) : std::nullopt;
-  if (!found) return find(path, digest);  // no entry, or no slim copy
-  results_->keep(key(path, digest));
+  if (!found) return find(path, digest);  // no entry (no slim copy), or a damaged one
+  results_->keep(full);
   return found;
 }
 
@@ -173,19 +175,17 @@ void ParseCache::store(const std::string& path, std::string_view digest, const R
   if (folder_.empty()) return;
   // A value with NaN or an infinity has no JSON text: that file is parsed again on every run.
   if (result.entry && has_non_finite_number(result.entry->data)) return;
-  const auto head = [&] {
-    return json{{"path", path},
-                {"diagnostics", diagnostics_to_json(result.diagnostics)},
-                {"shape_ok", result.entry && result.entry->shape_ok}};
-  };
+  const json head = {{"path", path},
+                     {"diagnostics", diagnostics_to_json(result.diagnostics)},
+                     {"shape_ok", result.entry && result.entry->shape_ok}};
+  const std::string full = key(path, digest);
   if (!result.entry) {
-    results_->store(key(path, digest), framed(head(), {}));
+    results_->store(full, framed(head, {}));
     return;
   }
   const Entry slim = result.entry->slimmed();
-  results_->store(slim_key(path, digest), framed(head(), {slim.data.dump(), slim.sources.pack()}));
-  results_->store(key(path, digest),
-                  framed(head(), {result.entry->data.dump(), result.entry->sources.pack()}));
+  results_->store(slim_key(full), framed(head, {slim.data.dump(), slim.sources.pack()}));
+  results_->store(full, framed(head, {result.entry->data.dump(), result.entry->sources.pack()}));
 }
 
 template <typename Bytes>

@@ -86,7 +86,7 @@ class ParseCache {
 
  private:
   std::string key(const std::string& path, std::string_view digest) const;
-  std::string slim_key(const std::string& path, std::string_view digest) const;
+  static std::string slim_key(const std::string& key);
   std::optional<Result> result_of(const std::string& path, const std::string& bytes,
                                   bool slim) const;
   std::optional<std::string> find_named_bytes(const char* name) const;
