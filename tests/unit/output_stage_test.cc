@@ -248,6 +248,29 @@ TEST_CASE("a file of more pieces than one write call takes holds them all, in or
   CHECK(read(out / "kb.json") == whole);
 }
 
+TEST_CASE("a large file is written while its digest is taken, and only kept when it changed") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  const std::string big(5 << 20, 'x');  // above the size written and digested at once
+  const std::vector<std::string_view> pieces = {"[", big, "]\n"};
+  const auto put = [&](const std::vector<std::string_view>& bytes) {
+    kbc::OutputStage stage(out.string(), false);
+    stage.put_pieces("kb.json", bytes);
+    stage.put("a.html", "A");
+    const bool staged = stage.staged_file("kb.json").has_value();
+    return std::pair(stage.commit().written, staged);
+  };
+  CHECK(put(pieces) == std::pair<std::size_t, bool>(2, true));
+  CHECK(read(out / "kb.json") == "[" + big + "]\n");
+  const auto before = modified(out / "kb.json");
+  CHECK(put(pieces) == std::pair<std::size_t, bool>(0, false));  // the same bytes: not kept
+  CHECK(modified(out / "kb.json") == before);
+  CHECK_FALSE(fs::exists(dir.root / ".dist.kbc-stage"));
+  const std::string other = "[" + big + "y]\n";
+  CHECK(put({other}) == std::pair<std::size_t, bool>(1, true));
+  CHECK(read(out / "kb.json") == other);
+}
+
 TEST_CASE("a manifest's first line is read at once, the rest when a file is put; damage counts") {
   TempDir dir;
   const fs::path out = dir.root / "dist";
