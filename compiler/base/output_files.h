@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,20 @@ inline constexpr std::string_view kJournal = ".kbc-journal";
 
 // Throws a ToolError "cannot <what> <path>: <errno's text>".
 [[noreturn]] void fail_on(const std::string& what, const std::filesystem::path& path);
+
+// The file at `path` (never through a symbolic link) created or truncated, for writing; throws
+// on a failure.
+int open_for_writing(const std::filesystem::path& path);
+// Writes `content` to `fd`, opened by open_for_writing(path); closes it and throws on a failure.
+void write_all(int fd, std::string_view content, const std::filesystem::path& path);
+// Writes the file at `path` (open_for_writing) with `pieces` one after the other, or `content`.
+void write_file(const std::filesystem::path& path, std::span<const std::string_view> pieces);
+void write_file(const std::filesystem::path& path, std::string_view content);
+// The file's bytes, "" when it cannot be read (or is a link).
+std::string read_file(const std::filesystem::path& path);
+// True when `path` is a regular file (not a link to one) holding exactly the bytes of `pieces`,
+// one after the other, compared a piece at a time.
+bool holds(const std::filesystem::path& path, std::span<const std::string_view> pieces);
 
 // Removes a whole tree, its top-level parts on every core; never follows a link.
 void remove_tree(const std::filesystem::path& dir);
