@@ -57,7 +57,7 @@ const FolderMemo::Folder* FolderMemo::trusted(const std::string& path, const Fil
 }
 
 void FolderMemo::record(const std::string& path, Folder folder, bool listed) {
-  listed_any_ = listed_any_ || listed;
+  listed_ += listed ? 1 : 0;
   if (!is_tab_field(path)) return;
   for (const auto* names : {&folder.files, &folder.links, &folder.folders}) {
     if (!std::ranges::all_of(*names, is_tab_field)) return;

@@ -42,14 +42,14 @@ class FolderMemo {
   // line break makes it unrecordable.
   void record(const std::string& path, Folder folder, bool listed);
   std::size_t size() const { return folders_.size(); }
-  // Whether a walk recording into this memo listed a folder: then it differs from the last, or
-  // holds a stamp the last did not trust.
-  bool listed_any() const { return listed_any_; }
+  // How many folders a walk recording into this memo listed: each differs from the last memo,
+  // or holds a stamp the last did not trust.
+  std::size_t listed() const { return listed_; }
 
  private:
   std::int64_t listed_at_ns_;
   std::unordered_map<std::string, Folder> folders_;
-  bool listed_any_ = false;
+  std::size_t listed_ = 0;
 };
 
 }  // namespace kbc

@@ -162,6 +162,59 @@ TEST_CASE("a listing stores its stamp table only when it teaches the next listin
   CHECK(kbc::FileStamps::parse(*second).size() == 2);
 }
 
+TEST_CASE("a listing leaves a few changed files and folders to be read again, not restored") {
+  TempDir dir;
+  kbc::ParseCache cache(dir.root.string());
+  kbc::MemoryFileSystem memory;
+  constexpr int kFiles = 80;  // more than the stale rows a table is left with
+  for (int k = 0; k < kFiles; ++k) {
+    const std::string path = "kb/entries/cuda/" + std::to_string(k) + ".yaml";
+    memory.files[path] = "id: cuda/" + std::to_string(k) + "\n";
+    memory.stamps[path] = old_stamp(11, static_cast<std::uint64_t>(k) + 1);
+  }
+  kbc::list_entry_files(memory, "kb", &cache);
+  const auto first = cache.find_file_stamps();
+  REQUIRE(first);
+  // A few files changed: read, and read again by the next listing, with the table as it was.
+  for (int k = 0; k < 3; ++k) {
+    const std::string path = "kb/entries/cuda/" + std::to_string(k) + ".yaml";
+    memory.files[path] = "id: cuda/changed-" + std::to_string(k) + "\n";
+    memory.stamps[path].changed_ns += 1;
+  }
+  const kbc::EntryListing changed = kbc::list_entry_files(memory, "kb", &cache);
+  CHECK(cache.find_file_stamps() == first);
+  CHECK(changed.digest == kbc::list_entry_files(memory, "kb").digest);
+  CHECK(kbc::list_entry_files(memory, "kb", &cache).digest == changed.digest);
+  // Most of them changed: the table is made again, and they are trusted from then on.
+  for (int k = 0; k < kFiles; ++k)
+    memory.stamps["kb/entries/cuda/" + std::to_string(k) + ".yaml"].changed_ns += 1;
+  kbc::list_entry_files(memory, "kb", &cache);
+  const auto second = cache.find_file_stamps();
+  REQUIRE(second);
+  CHECK(second != first);
+  memory.files["kb/entries/cuda/5.yaml"] =
+      "id: cuda/unseen\n";  // the same stamp: trusted, not read
+  CHECK(kbc::list_entry_files(memory, "kb", &cache).digest == changed.digest);
+
+  // Folders: a file added to a known folder is found by listing it again, without a new memo;
+  // a folder added makes one.
+  const kbc::RealFileSystem files;
+  const fs::path root = dir.root / "real";
+  kbc::ParseCache real_cache(root.string());
+  fs::create_directories(root / "entries/a");
+  std::ofstream(root / "entries/a/one.yaml") << "id: a/one\n";
+  kbc::list_entry_files(files, root.string(), &real_cache);
+  const auto folders = real_cache.find_folders();
+  REQUIRE(folders);
+  std::ofstream(root / "entries/a/two.yaml") << "id: a/two\n";
+  CHECK(kbc::list_entry_files(files, root.string(), &real_cache).files.size() == 2);
+  CHECK(real_cache.find_folders() == folders);
+  fs::create_directories(root / "entries/b");
+  std::ofstream(root / "entries/b/three.yaml") << "id: b/three\n";
+  CHECK(kbc::list_entry_files(files, root.string(), &real_cache).files.size() == 3);
+  CHECK(real_cache.find_folders() != folders);
+}
+
 TEST_CASE("a walk lists the files and links at every depth, sorted, and enters no linked folder") {
   TempDir dir;
   std::vector<std::string> files;
