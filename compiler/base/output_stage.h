@@ -147,15 +147,6 @@ class OutputStage {
   // does: the index of 730,000 files at 100,000 entries took two seconds).
   void read_manifest();
   void index_manifest();
-  // A part of the manifest's lines (whole lines), indexed on a core of its own.
-  struct ManifestPiece {
-    std::string_view lines;
-    std::vector<OldFile> files;  // as read, their paths in `paths`
-    std::unique_ptr<std::pmr::monotonic_buffer_resource> paths;
-    bool sorted = true;    // its paths in byte order, each once, every key kbc's
-    bool damaged = false;  // a line that is not a manifest's: the rest not read
-  };
-  static void index_piece(ManifestPiece& piece);
   // Forgets the manifest: the output's files are compared byte for byte.
   void distrust_manifest();
   // Whether `old`, the manifest's record of a file (or nullptr), has the bytes of `file`.
@@ -203,7 +194,7 @@ class OutputStage {
   // the heap for each file, on one core while the others waited (a tenth of a build's CPU after
   // an edit at 25,000 entries).
   std::vector<OldFile> old_;
-  std::vector<std::unique_ptr<std::pmr::monotonic_buffer_resource>> old_paths_;
+  std::unique_ptr<std::pmr::monotonic_buffer_resource> old_paths_;
   std::string built_from_, inputs_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, File, PathHash, std::equal_to<>> new_;  // the files put
