@@ -302,6 +302,42 @@ TEST_CASE("a manifest's first line is read at once, the rest when a file is put;
   CHECK(read(out / ".kbc-output").starts_with("kbc-output 2\n"));
 }
 
+TEST_CASE("a manifest finds every file, its lines in any order, and is distrusted when damaged") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  const auto path = [](int i) { return "p/" + std::to_string(i) + ".txt"; };
+  constexpr int kFiles = 2000;
+  {
+    kbc::OutputStage stage(out.string(), false);
+    for (int i = 0; i < kFiles; ++i) stage.put(path(i), std::to_string(i), std::string(32, 'c'));
+    stage.commit();
+  }
+  const std::string manifest = read(out / ".kbc-output");
+  std::vector<std::string> lines;
+  std::istringstream in(manifest);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  // The first and the last file's lines swapped, and the first line again at the end: read as
+  // a map assigned in turn.
+  std::swap(lines[1], lines.back());
+  lines.push_back(lines[1]);
+  std::string shuffled;
+  for (const std::string& line : lines) shuffled += line + "\n";
+  write(out / ".kbc-output", shuffled);
+  {
+    kbc::OutputStage again(out.string(), false);
+    for (int i = 0; i < kFiles; ++i) CHECK(again.reuse(path(i), std::string(32, 'c')));
+    CHECK_FALSE(again.drops_files());
+    CHECK(again.commit().written == 0);
+  }
+  // A damaged line at the end: compared byte for byte, nothing reused.
+  write(out / ".kbc-output", manifest + "damaged\n");
+  kbc::OutputStage damaged(out.string(), false);
+  CHECK_FALSE(damaged.reuse(path(kFiles - 1), std::string(32, 'c')));
+  for (int i = 0; i < kFiles; ++i) damaged.put(path(i), std::to_string(i), std::string(32, 'c'));
+  CHECK(damaged.commit().written == 0);
+  CHECK(read(out / ".kbc-output") == manifest);
+}
+
 TEST_CASE("a stage that is not committed leaves the output as it was and nothing beside it") {
   TempDir dir;
   const fs::path out = dir.root / "dist";
