@@ -41,14 +41,12 @@ void remove_tree(const fs::path& dir) {
   fs::remove_all(dir, error);
 }
 
-// Writes `content` to `path`, creating or truncating it; never follows a symbolic link.
 int open_for_writing(const fs::path& path) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) fail_on("write", path);
   return fd;
 }
 
-// Writes `content` to `fd`, opened by open_for_writing(path); closes it on a failure.
 void write_all(int fd, std::string_view content, const fs::path& path) {
   std::size_t written = 0;
   while (written < content.size()) {
@@ -96,13 +94,11 @@ void write_file(const fs::path& path, std::string_view content) {
   write_file(path, std::span<const std::string_view>(&content, 1));
 }
 
-// The file's bytes, "" when it cannot be read (or is a link).
 std::string read_file(const fs::path& path) {
   return read_whole_file_not_link(path.string()).value_or("");
 }
 
-// True when `path` is a regular file (not a link to one) holding exactly the bytes of `pieces`,
-// one after the other (kb.json is compared a record at a time, never joined: 318 MB at 100,000
+// A piece at a time: kb.json is compared a record at a time, never joined (318 MB at 100,000
 // entries, grown by doubling, was the peak of a build without the cache).
 bool holds(const fs::path& path, std::span<const std::string_view> pieces) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
