@@ -55,11 +55,13 @@ std::string format_diagnostic(const Diagnostic& d) {
   return out;
 }
 
+bool comes_before(const Diagnostic& a, const Diagnostic& b) {
+  return std::tie(a.path, a.at.line, a.at.column, a.rule, a.message) <
+         std::tie(b.path, b.at.line, b.at.column, b.rule, b.message);
+}
+
 void sort_diagnostics(Diagnostics& diagnostics) {
-  const auto less = [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.path, a.at.line, a.at.column, a.rule, a.message) <
-           std::tie(b.path, b.at.line, b.at.column, b.rule, b.message);
-  };
+  const auto less = comes_before;
   // Most lists are a few sorted runs put end to end (the load's diagnostics, the last lint's
   // findings): merging them is linear, where sorting 500,000 findings took 0.4 s.
   std::vector<std::size_t> ends;

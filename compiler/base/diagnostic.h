@@ -44,7 +44,10 @@ std::string_view severity_name(Severity severity);
 // `path:line:col: severity: message [rule]`, plus the excerpt and a caret when there is one.
 std::string format_diagnostic(const Diagnostic& diagnostic);
 
-// Orders by path, line, column, then rule: the order they are printed in.
+// Whether `a` is printed before `b`: by path, line, column, rule, then message.
+bool comes_before(const Diagnostic& a, const Diagnostic& b);
+
+// Orders by path, line, column, then rule: the order they are printed in (comes_before; stable).
 void sort_diagnostics(Diagnostics& diagnostics);
 
 int count_severity(const Diagnostics& diagnostics, Severity severity);

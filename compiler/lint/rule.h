@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,6 +100,10 @@ struct EntryContext {
   const std::vector<Language>& languages;
 };
 
+// The last lint's findings in each file, indexed like kb.entries: a run of its sorted findings
+// for a file that did not change, nullopt for one that did.
+using LastFindings = std::vector<std::optional<std::span<const Diagnostic>>>;
+
 // What a cross-entry rule may look at: the whole knowledge base and what lint computed over it.
 // Computed once per lint run.
 struct LintContext {
@@ -113,19 +118,20 @@ struct LintContext {
   // it (breadth.h; other_errors is not filled in: regex-overlap reads `hits`).
   const std::vector<BenignLine>& benign;
   const std::vector<Breadth>& breadth;
-  // In a lint after an edit, the last lint's findings in each file that did not change, by path
-  // (the benign corpus did not change either: else the lint is whole); nullptr in a whole lint.
-  // What a cross-entry rule found there from the entry and the benign corpus alone still holds.
-  const std::map<std::string_view, std::vector<const Diagnostic*>>* unchanged = nullptr;
+  // In a lint after an edit, the last lint's findings in each file that did not change, indexed
+  // like kb.entries (nullopt for a file that changed; the benign corpus did not change either:
+  // else the lint is whole); nullptr in a whole lint. What a cross-entry rule found there from
+  // the entry and the benign corpus alone still holds.
+  const LastFindings* unchanged = nullptr;
   // Indexed like kb.entries, in a lint after an edit: true where the file did not change and its
   // regex matches the same texts of other unchanged files as before (`hits` are as they were).
   const std::vector<bool>* same_hits = nullptr;
 
   // The last lint's findings in `entry`'s file when it did not change, else nullptr.
-  const std::vector<const Diagnostic*>* previous(const Entry& entry) const {
+  const std::span<const Diagnostic>* previous(const Entry& entry) const {
     if (!unchanged) return nullptr;
-    const auto it = unchanged->find(entry.path);
-    return it == unchanged->end() ? nullptr : &it->second;
+    const auto& found = (*unchanged)[index_of(entry)];
+    return found ? &*found : nullptr;
   }
   // Whether entry i's hits are those of the last lint, in files that did not change.
   bool hits_as_before(std::size_t i) const { return same_hits && (*same_hits)[i]; }

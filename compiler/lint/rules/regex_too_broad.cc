@@ -274,12 +274,12 @@ void regex_too_broad(const Entry& entry, const LintContext& context, Reporter& r
     // The file and the benign corpus are as the last lint saw them (and, with same_hits, the
     // texts its regex matches): what it found from those alone still holds, without compiling
     // the regex and its narrower or bounded forms again.
-    for (const Diagnostic* finding : *previous) {
-      if (finding->rule == kRegexTooBroad.id &&
-          (finding->message.starts_with(kBenignFinding) ||
-           finding->message.starts_with(kDigitDotFinding) ||
-           (same_hits && finding->message.starts_with(kWordGapFinding))))
-        report.again(*finding);
+    for (const Diagnostic& finding : *previous) {
+      if (finding.rule == kRegexTooBroad.id &&
+          (finding.message.starts_with(kBenignFinding) ||
+           finding.message.starts_with(kDigitDotFinding) ||
+           (same_hits && finding.message.starts_with(kWordGapFinding))))
+        report.again(finding);
     }
   } else if (context.breadth[context.index_of(entry)].benign_lines > 0) {
     if (const RE2* compiled = regex()) benign_lines(entry, *compiled, context, report);
