@@ -133,6 +133,22 @@ TEST_CASE("a digest is SHA-256 of the texts, each framed by its length") {
   CHECK(digest_of(std::string(1 << 20, 'x')) == digest_of(std::string(1 << 20, 'x')));
 }
 
+TEST_CASE("is_hex accepts lowercase hex digits only, whatever the byte at any position") {
+  CHECK(is_hex(""));
+  CHECK(is_hex("0123456789abcdef"));
+  CHECK(is_hex(digest_of("abc")));
+  const std::string digits(32, 'a');
+  for (int byte = 0; byte < 256; ++byte) {
+    const char c = static_cast<char>(byte);
+    const bool digit = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    for (const std::size_t at : {std::size_t{0}, std::size_t{17}, std::size_t{31}}) {
+      std::string text = digits;
+      text[at] = c;
+      CHECK(is_hex(text) == digit);
+    }
+  }
+}
+
 TEST_CASE("a rate is shown as a whole percentage rounded half up, everywhere the same") {
   CHECK(whole_percent(0.947) == 95);
   CHECK(whole_percent(0.944) == 94);
