@@ -4,6 +4,7 @@
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <mutex>
 
 #include "base/digest.h"
 #include "base/folder_memo.h"
@@ -115,13 +116,19 @@ Diagnostics refused_files(const FileSystem::Listing& listing) {
   return refused;
 }
 
-// Runs `work(i)` for every index below `count` on every core, a block of files at a time: files
-// cost unequal times (one read from the cache, one parsed), and at 100,000 entries halves made
-// in advance left a core idle for 0.5 s. An exception is rethrown once every block is done.
+// Runs `work(i)` for every index below `count` on every core; the first exception is rethrown.
 void on_every_core(std::size_t count, const std::function<void(std::size_t)>& work) {
-  parallel_blocks(count, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) work(i);
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  parallel_slices(count, [&](std::size_t begin, std::size_t end, std::size_t) {
+    try {
+      for (std::size_t i = begin; i < end; ++i) work(i);
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      failure = std::current_exception();
+    }
   });
+  if (failure) std::rethrow_exception(failure);
 }
 
 // The stamp table and the folder memo are made and written again only when what they record
