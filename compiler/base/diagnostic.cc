@@ -61,7 +61,7 @@ bool comes_before(const Diagnostic& a, const Diagnostic& b) {
 }
 
 void sort_diagnostics(Diagnostics& diagnostics) {
-  const auto less = comes_before;
+  const auto less = [](const Diagnostic& a, const Diagnostic& b) { return comes_before(a, b); };
   // Most lists are a few sorted runs put end to end (the load's diagnostics, the last lint's
   // findings): merging them is linear, where sorting 500,000 findings took 0.4 s.
   std::vector<std::size_t> ends;

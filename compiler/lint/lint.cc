@@ -359,10 +359,6 @@ void reuse_local_findings(Diagnostics& last, const LastFindings& unchanged, Diag
   // were the peak of a lint after an edit at 100,000 entries.
   Diagnostics merged;
   merged.reserve(findings.size() + last.size());
-  const auto in_file_before = [](const Diagnostic& a, const Diagnostic& b) {  // comes_before
-    return std::tie(a.at.line, a.at.column, a.rule, a.message) <
-           std::tie(b.at.line, b.at.column, b.rule, b.message);
-  };
   auto next = findings.begin();
   std::string path, rule;  // copies: the findings they come from are moved
   bool local = false;      // whether `rule`, the rule of the finding before, is local
@@ -373,8 +369,7 @@ void reuse_local_findings(Diagnostics& last, const LastFindings& unchanged, Diag
       Diagnostic& finding = last[k];
       if (finding.rule != rule) local = local_rules.count(rule = finding.rule) != 0;
       if (!local) continue;
-      for (; next != findings.end() && next->path == path && !in_file_before(finding, *next);
-           ++next)
+      for (; next != findings.end() && next->path == path && !comes_before(finding, *next); ++next)
         merged.push_back(std::move(*next));
       merged.push_back(std::move(finding));
     }
