@@ -15,6 +15,7 @@ void return_free_memory() { malloc_trim(0); }
 void map_large_allocations() {
   mallopt(M_MMAP_THRESHOLD, kLargeAllocation);
   mallopt(M_TRIM_THRESHOLD, kKeptHeapTop);
+  mallopt(M_TOP_PAD, kHeapTopPad);
 }
 
 namespace {
