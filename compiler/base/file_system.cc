@@ -194,16 +194,13 @@ bool RealFileSystem::is_directory(const std::string& path) const {
 
 namespace {
 
-// What a walk found in a folder, for its memo.
-struct Seen {
-  std::string path;
-  FolderMemo::Folder folder;
-  bool listed = false;
+// The names in a folder, by kind.
+struct Names {
+  std::vector<std::string> files, links, folders;
 };
 
-// The names in the folder `dir`, by kind.
-FolderMemo::Folder names_in(const fs::path& dir) {
-  FolderMemo::Folder names;
+Names names_in(const fs::path& dir) {
+  Names names;
   std::error_code error;
   fs::directory_iterator it(dir, error), end;
   if (error) throw ToolError("cannot list " + dir.string() + ": " + error.message());
@@ -222,35 +219,41 @@ FolderMemo::Folder names_in(const fs::path& dir) {
 }
 
 // What one folder holds, relative to the walk's top: regular files and links go to `listing`,
-// folders to `folders`. From `last` when it trusts the folder's stamp; recorded in `seen` when
+// folders to `folders`. From `last` when it trusts the folder's stamp; recorded in `next` when
 // it is given.
 void list_folder(const std::string& top, const std::string& relative, FileSystem::Listing& listing,
-                 std::vector<std::string>& folders, const FolderMemo* last,
-                 std::vector<Seen>* seen) {
+                 std::vector<std::string>& folders, const FolderMemo* last, FolderRecord* next) {
   const fs::path dir = fs::path(top) / relative;
   // The stamp before the names: a name added while they are read changes it after.
-  const std::optional<FileStamp> stamp = seen ? folder_stamp(dir.string()) : std::nullopt;
-  const FolderMemo::Folder* known = last && stamp ? last->trusted(relative, *stamp) : nullptr;
-  FolderMemo::Folder listed;
-  if (!known) listed = names_in(dir);
-  const FolderMemo::Folder& names = known ? *known : listed;
+  const std::optional<FileStamp> stamp = next ? folder_stamp(dir.string()) : std::nullopt;
+  const std::optional<std::string_view> known =
+      last && stamp ? last->trusted(relative, *stamp) : std::nullopt;
+  if (known) {
+    for_each_folder_name(*known, [&](char kind, std::string_view name) {
+      (kind == 'f'   ? listing.files
+       : kind == 'l' ? listing.links
+                     : folders)
+          .push_back(join_path(relative, name));
+    });
+    next->record(relative, *stamp, std::string(*known), false);
+    return;
+  }
+  const Names names = names_in(dir);
   for (const std::string& name : names.files) listing.files.push_back(join_path(relative, name));
   for (const std::string& name : names.links) listing.links.push_back(join_path(relative, name));
   for (const std::string& name : names.folders) folders.push_back(join_path(relative, name));
-  if (!seen || !stamp) return;
-  Seen& folder = seen->emplace_back(Seen{relative, std::move(listed), !known});
-  if (known) folder.folder = *known;
-  folder.folder.stamp = *stamp;
+  if (stamp)
+    next->record(relative, *stamp, folder_names(names.files, names.links, names.folders), true);
 }
 
 // The whole tree under `relative`, as list_folder sees each folder.
 void walk_folder(const std::string& top, const std::string& relative, FileSystem::Listing& listing,
-                 const FolderMemo* last, std::vector<Seen>* seen) {
+                 const FolderMemo* last, FolderRecord* next) {
   std::vector<std::string> folders = {relative};
   while (!folders.empty()) {
     const std::string folder = std::move(folders.back());
     folders.pop_back();
-    list_folder(top, folder, listing, folders, last, seen);
+    list_folder(top, folder, listing, folders, last, next);
   }
 }
 
@@ -264,35 +267,32 @@ FileSystem::Listing RealFileSystem::walk(const std::string& dir) const {
 // folders of the first levels are walked on every core (100,000 entries are some 90,000
 // folders, and a folder costs the kernel an open, a read and a close).
 FileSystem::Listing RealFileSystem::walk(const std::string& dir, const FolderMemo* last,
-                                         FolderMemo* next) const {
+                                         FolderRecord* next) const {
   Listing listing;
-  std::vector<Seen> seen;
   std::vector<std::string> folders = {""};
   for (int level = 0; level < 2 && !folders.empty() && folders.size() < 256; ++level) {
     std::vector<std::string> below;
-    for (const std::string& folder : folders)
-      list_folder(dir, folder, listing, below, last, next ? &seen : nullptr);
+    for (const std::string& folder : folders) list_folder(dir, folder, listing, below, last, next);
     folders = std::move(below);
   }
   std::vector<Listing> found(folders.size());
-  std::vector<std::vector<Seen>> seen_below(folders.size());
+  std::vector<std::optional<FolderRecord>> seen(folders.size());
   parallel_blocks(
       folders.size(),
       [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i)
-          walk_folder(dir, folders[i], found[i], last, next ? &seen_below[i] : nullptr);
+        for (std::size_t i = begin; i < end; ++i) {
+          if (next) seen[i].emplace(0);
+          walk_folder(dir, folders[i], found[i], last, seen[i] ? &*seen[i] : nullptr);
+        }
       },
       1);
-  for (Listing& part : found) {
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    Listing& part = found[i];
     listing.files.insert(listing.files.end(), std::make_move_iterator(part.files.begin()),
                          std::make_move_iterator(part.files.end()));
     listing.links.insert(listing.links.end(), std::make_move_iterator(part.links.begin()),
                          std::make_move_iterator(part.links.end()));
-  }
-  if (next) {
-    seen_below.push_back(std::move(seen));
-    for (std::vector<Seen>& part : seen_below)
-      for (Seen& folder : part) next->record(folder.path, std::move(folder.folder), folder.listed);
+    if (next) next->take(std::move(*seen[i]));
   }
   std::sort(listing.files.begin(), listing.files.end());
   std::sort(listing.links.begin(), listing.links.end());

@@ -100,6 +100,7 @@ void append_stamp_fields(std::string& out, const FileStamp& stamp);
 FileStamp take_stamp_fields(std::string_view& line);
 
 class FolderMemo;
+class FolderRecord;
 
 class FileSystem {
  public:
@@ -127,7 +128,7 @@ class FileSystem {
   // The same, taking the names of a folder that `last` trusts from it, and recording every
   // folder's in `next` (base/folder_memo.h). Here, without either.
   virtual Listing walk(const std::string& dir, const FolderMemo* /*last*/,
-                       FolderMemo* /*next*/) const {
+                       FolderRecord* /*next*/) const {
     return walk(dir);
   }
   // The stamp of the regular file at `path` (not through a link); nullopt when there is none or
@@ -143,7 +144,7 @@ class RealFileSystem final : public FileSystem {
   std::vector<std::string> list(const std::string& dir, std::string_view suffix) const override;
   std::vector<std::string> links(const std::string& dir) const override;
   Listing walk(const std::string& dir) const override;
-  Listing walk(const std::string& dir, const FolderMemo* last, FolderMemo* next) const override;
+  Listing walk(const std::string& dir, const FolderMemo* last, FolderRecord* next) const override;
   std::optional<FileStamp> stamp(const std::string& path) const override;
 };
 

@@ -9,46 +9,89 @@
 // (model/file_stamps.h): a name added in the same tick of the clock as the listing, after it,
 // leaves the times as they were. A folder whose path or names hold a tab or a line break is
 // never recorded. Anything damaged in a stored memo makes it empty.
+//
+// The memo read is its text and an index of its lines, and a walk records the names of a
+// trusted folder as that line holds them: at 100,000 entries, parsing the memo into names,
+// copying them into the next and freeing both took 0.2 s of the walk's 0.6, on one core.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "base/file_system.h"
 
 namespace kbc {
 
+// The names of a folder as a memo's line holds them: each after a tab and its kind ('f', 'l' or
+// 'd': a file, a link, a folder). Nullopt when a name holds a tab or a line break.
+std::optional<std::string> folder_names(const std::vector<std::string>& files,
+                                        const std::vector<std::string>& links,
+                                        const std::vector<std::string>& folders);
+
+// Calls `name(kind, name)` for each name of `names` (folder_names' form), in its order.
+template <typename Name>
+void for_each_folder_name(std::string_view names, Name name) {
+  while (!names.empty()) {
+    names.remove_prefix(1);  // the tab
+    const std::size_t end = std::min(names.find('\t'), names.size());
+    name(names.front(), names.substr(1, end - 1));
+    names.remove_prefix(end);
+  }
+}
+
+// A stored memo, read.
 class FolderMemo {
  public:
-  struct Folder {
-    FileStamp stamp;                                 // the folder's own
-    std::vector<std::string> files, links, folders;  // the names in it, by kind
-    bool operator==(const Folder&) const = default;
+  FolderMemo() = default;
+  // The memo FolderRecord::text() wrote; an empty one when `text` is not one.
+  static FolderMemo parse(std::string text);
+
+  // The names recorded in the folder at `path` (relative to the walk's top; folder_names' form),
+  // when `now` is its recorded stamp and settled.
+  std::optional<std::string_view> trusted(std::string_view path, const FileStamp& now) const;
+  std::size_t size() const { return lines_.size(); }
+
+ private:
+  struct Line {
+    FileStamp stamp;
+    std::string_view names;
   };
+  std::int64_t listed_at_ns_ = 0;
+  std::unique_ptr<const std::string> text_;  // what lines_ views
+  std::unordered_map<std::string_view, Line> lines_;
+};
 
-  // A memo being recorded by a walk that starts at `listed_at_ns` (since the epoch).
-  explicit FolderMemo(std::int64_t listed_at_ns = 0) : listed_at_ns_(listed_at_ns) {}
-  // The memo text() wrote; an empty one when `text` is not one.
-  static FolderMemo parse(std::string_view text);
+// The memo a walk records, to store for the next walk.
+class FolderRecord {
+ public:
+  // The record of a walk that starts at `listed_at_ns` (since the epoch).
+  explicit FolderRecord(std::int64_t listed_at_ns) : listed_at_ns_(listed_at_ns) {}
+  // Records the folder at `path` with its `names` (folder_names' form; nullopt: unrecordable),
+  // `listed` by a listing, not from a memo. Each folder once.
+  void record(std::string path, const FileStamp& stamp, std::optional<std::string> names,
+              bool listed);
+  // Moves in what `other` recorded.
+  void take(FolderRecord&& other);
+  // The memo's text, for FolderMemo::parse.
   std::string text() const;
-
-  // What was recorded of the folder at `path` (relative to the walk's top), when `now` is its
-  // recorded stamp and settled.
-  const Folder* trusted(const std::string& path, const FileStamp& now) const;
-  // Records the folder at `path` (`listed`: by a listing, not from a memo), unless a tab or a
-  // line break makes it unrecordable.
-  void record(const std::string& path, Folder folder, bool listed);
   std::size_t size() const { return folders_.size(); }
-  // How many folders a walk recording into this memo listed: each differs from the last memo,
-  // or holds a stamp the last did not trust.
+  // How many folders this walk listed: each differs from the last memo, or holds a stamp the
+  // last did not trust.
   std::size_t listed() const { return listed_; }
 
  private:
+  struct Folder {
+    FileStamp stamp;
+    std::string names;
+  };
   std::int64_t listed_at_ns_;
-  std::unordered_map<std::string, Folder> folders_;
+  std::vector<std::pair<std::string, Folder>> folders_;
   std::size_t listed_ = 0;
 };
 

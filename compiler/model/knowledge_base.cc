@@ -192,9 +192,9 @@ std::string listing_digest(const EntryListing& listing) {
 FileSystem::Listing walk_entries(const FileSystem& fs, const std::string& entries_dir,
                                  ParseCache* cache) {
   if (!cache) return fs.walk(entries_dir);
-  const std::optional<std::string> stored = cache->find_folders();
-  const FolderMemo last = stored ? FolderMemo::parse(*stored) : FolderMemo();
-  FolderMemo next(wall_clock_ns());  // before any folder is looked at
+  std::optional<std::string> stored = cache->find_folders();
+  const FolderMemo last = stored ? FolderMemo::parse(std::move(*stored)) : FolderMemo();
+  FolderRecord next(wall_clock_ns());  // before any folder is looked at
   FileSystem::Listing listing = fs.walk(entries_dir, &last, &next);
   if (next.listed() >= kStaleRows || next.size() != last.size()) cache->store_folders(next.text());
   return listing;
