@@ -55,17 +55,18 @@ std::int64_t wall_clock_ns() {
       .count();
 }
 
-FileStamps FileStamps::parse(std::string_view text) {
+FileStamps FileStamps::parse(std::string text) {
   FileStamps table;
+  table.text_ = std::make_unique<const std::string>(std::move(text));
   const std::optional<std::int64_t> listed_at =
-      read_table_lines(text, kHeader, [&table](std::string_view line) {
-        Known known;
-        known.digest = std::string(next_tab_field(line));
-        known.stamp = take_stamp_fields(line);
-        const std::string path(next_tab_field(line));
-        if (!line.empty()) known.suppressions = suppressions_from_json(json::parse(line));
-        if (known.digest.empty() || path.empty()) return false;
-        table.files_.emplace(path, std::move(known));
+      read_table_lines(*table.text_, kHeader, [&table](std::string_view line) {
+        Row row;
+        row.digest = next_tab_field(line);
+        row.stamp = take_stamp_fields(line);
+        const std::string_view path = next_tab_field(line);
+        if (!line.empty()) row.suppressions = suppressions_from_json(json::parse(line));
+        if (row.digest.empty() || path.empty()) return false;
+        table.files_.emplace(path, std::move(row));
         return true;
       });
   if (!listed_at) return FileStamps();
@@ -75,27 +76,31 @@ FileStamps FileStamps::parse(std::string_view text) {
 
 std::string FileStamps::text() const {
   return table_text(kHeader, listed_at_ns_, files_,
-                    [](std::string& out, const std::string& path, const Known& known) {
-                      out.append(known.digest).push_back('\t');
-                      append_stamp_fields(out, known.stamp);
+                    [](std::string& out, std::string_view path, const Row& row) {
+                      out.append(row.digest).push_back('\t');
+                      append_stamp_fields(out, row.stamp);
                       out += path;
-                      if (!known.suppressions.empty())
-                        out += "\t" + suppressions_to_json(known.suppressions).dump();
+                      if (!row.suppressions.empty())
+                        out += "\t" + suppressions_to_json(row.suppressions).dump();
                     });
 }
 
-const FileStamps::Known* FileStamps::find(const std::string& path) const {
+std::optional<FileStamps::Known> FileStamps::find(std::string_view path) const {
   const auto it = files_.find(path);
-  return it == files_.end() ? nullptr : &it->second;
+  if (it == files_.end()) return std::nullopt;
+  const Row& row = it->second;
+  return Known{row.stamp, std::string(row.digest), row.suppressions};
 }
 
 bool FileStamps::settled(const FileStamp& stamp) const {
   return settled_before(stamp, listed_at_ns_);
 }
 
-const FileStamps::Known* FileStamps::trusted(const std::string& path, const FileStamp& now) const {
-  const Known* known = find(path);
-  return known && known->stamp == now && settled(now) ? known : nullptr;
+std::optional<FileStamps::Known> FileStamps::trusted(std::string_view path,
+                                                     const FileStamp& now) const {
+  const auto it = files_.find(path);
+  if (it == files_.end() || !(it->second.stamp == now) || !settled(now)) return std::nullopt;
+  return Known{now, std::string(it->second.digest), it->second.suppressions};
 }
 
 bool FileStamps::recordable(const std::string& path) { return is_tab_field(path); }
@@ -107,7 +112,14 @@ void FileStamps::record(const std::string& path, Known known) {
   } catch (const std::exception&) {
     return;
   }
-  files_.insert_or_assign(path, std::move(known));
+  const std::string_view digest = recorded_.emplace_back(std::move(known.digest));
+  Row row{known.stamp, digest, std::move(known.suppressions)};
+  const auto it = files_.find(path);
+  if (it != files_.end()) {
+    it->second = std::move(row);
+  } else {
+    files_.emplace(recorded_.emplace_back(path), std::move(row));
+  }
 }
 
 }  // namespace kbc

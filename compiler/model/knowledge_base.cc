@@ -144,8 +144,8 @@ constexpr std::size_t kStaleRows = 64;
 void list_by_stamps(const FileSystem& fs, const std::string& root, EntryListing& listing,
                     ParseCache& cache) {
   const std::size_t count = listing.files.size();
-  const std::optional<std::string> stored = cache.find_file_stamps();
-  const FileStamps known = stored ? FileStamps::parse(*stored) : FileStamps();
+  std::optional<std::string> stored = cache.find_file_stamps();
+  const FileStamps known = stored ? FileStamps::parse(std::move(*stored)) : FileStamps();
   FileStamps next(wall_clock_ns());  // before any file is looked at
   std::vector<std::optional<FileStamp>> stamps(count);
   std::vector<char> teaches(count, 0);
@@ -154,12 +154,12 @@ void list_by_stamps(const FileSystem& fs, const std::string& root, EntryListing&
     stamps[i] = fs.stamp(join_path(root, path));  // before the read: a later write changes it
     if (!stamps[i]) {
       list_file(fs, root, path, listing.digests[i], listing.suppressions[i]);
-    } else if (const FileStamps::Known* same = known.trusted(path, *stamps[i])) {
-      listing.digests[i] = same->digest;
-      listing.suppressions[i] = same->suppressions;
+    } else if (std::optional<FileStamps::Known> same = known.trusted(path, *stamps[i])) {
+      listing.digests[i] = std::move(same->digest);
+      listing.suppressions[i] = std::move(same->suppressions);
     } else {
       list_file(fs, root, path, listing.digests[i], listing.suppressions[i], stamps[i]);
-      const FileStamps::Known* last = known.find(path);
+      const std::optional<FileStamps::Known> last = known.find(path);
       const bool taught = FileStamps::recordable(path) &&
                           (!last || !(last->stamp == *stamps[i]) ||
                            last->digest != listing.digests[i] || next.settled(*stamps[i]));

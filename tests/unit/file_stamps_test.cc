@@ -57,7 +57,7 @@ TEST_CASE("a stamp table reads back what it recorded, and trusts only old, equal
   CHECK(read.text() == table.text());
   REQUIRE(read.trusted("entries/a.yaml", a));
   CHECK(read.trusted("entries/a.yaml", a)->digest == "aaaa");
-  const auto* b = read.trusted("entries/b c.yaml", with_comment.stamp);
+  const auto b = read.trusted("entries/b c.yaml", with_comment.stamp);
   REQUIRE(b);
   REQUIRE(b->suppressions.size() == 1);
   CHECK(b->suppressions[0].kind == kbc::SuppressionComment::Kind::kFile);
