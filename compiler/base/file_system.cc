@@ -276,14 +276,12 @@ FileSystem::Listing RealFileSystem::walk(const std::string& dir, const FolderMem
     folders = std::move(below);
   }
   std::vector<Listing> found(folders.size());
-  std::vector<std::optional<FolderRecord>> seen(folders.size());
+  std::vector<FolderRecord> seen(folders.size(), FolderRecord(0));  // merged into next
   parallel_blocks(
       folders.size(),
       [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-          if (next) seen[i].emplace(0);
-          walk_folder(dir, folders[i], found[i], last, seen[i] ? &*seen[i] : nullptr);
-        }
+        for (std::size_t i = begin; i < end; ++i)
+          walk_folder(dir, folders[i], found[i], last, next ? &seen[i] : nullptr);
       },
       1);
   for (std::size_t i = 0; i < folders.size(); ++i) {
@@ -292,7 +290,7 @@ FileSystem::Listing RealFileSystem::walk(const std::string& dir, const FolderMem
                          std::make_move_iterator(part.files.end()));
     listing.links.insert(listing.links.end(), std::make_move_iterator(part.links.begin()),
                          std::make_move_iterator(part.links.end()));
-    if (next) next->take(std::move(*seen[i]));
+    if (next) next->take(std::move(seen[i]));
   }
   std::sort(listing.files.begin(), listing.files.end());
   std::sort(listing.links.begin(), listing.links.end());

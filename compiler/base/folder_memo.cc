@@ -11,12 +11,12 @@ constexpr std::string_view kHeader = "kbc folders 1 ";
 
 // Whether `names` has folder_names' form.
 bool well_formed(std::string_view names) {
+  if (names.empty()) return true;
+  if (names.front() != '\t' || names.back() == '\t') return false;
+  names.remove_prefix(1);
   while (!names.empty()) {
-    if (names.front() != '\t') return false;
-    names.remove_prefix(1);
-    const std::size_t end = std::min(names.find('\t'), names.size());
-    if (end < 2 || (names[0] != 'f' && names[0] != 'l' && names[0] != 'd')) return false;
-    names.remove_prefix(end);
+    const std::string_view field = next_tab_field(names);
+    if (field.size() < 2 || (field[0] != 'f' && field[0] != 'l' && field[0] != 'd')) return false;
   }
   return true;
 }
@@ -70,11 +70,10 @@ void FolderRecord::record(std::string path, const FileStamp& stamp,
   folders_.emplace_back(std::move(path), Folder{stamp, std::move(*names)});
 }
 
-void FolderRecord::take(FolderRecord&& other) {
+void FolderRecord::take(FolderRecord other) {
   listed_ += other.listed_;
   folders_.insert(folders_.end(), std::make_move_iterator(other.folders_.begin()),
                   std::make_move_iterator(other.folders_.end()));
-  other = FolderRecord(other.listed_at_ns_);
 }
 
 std::string FolderRecord::text() const {

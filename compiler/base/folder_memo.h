@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "base/file_system.h"
+#include "base/text.h"
 
 namespace kbc {
 
@@ -37,11 +38,10 @@ std::optional<std::string> folder_names(const std::vector<std::string>& files,
 // Calls `name(kind, name)` for each name of `names` (folder_names' form), in its order.
 template <typename Name>
 void for_each_folder_name(std::string_view names, Name name) {
+  if (!names.empty()) names.remove_prefix(1);  // the first tab
   while (!names.empty()) {
-    names.remove_prefix(1);  // the tab
-    const std::size_t end = std::min(names.find('\t'), names.size());
-    name(names.front(), names.substr(1, end - 1));
-    names.remove_prefix(end);
+    const std::string_view field = next_tab_field(names);
+    name(field.front(), field.substr(1));
   }
 }
 
@@ -76,8 +76,8 @@ class FolderRecord {
   // `listed` by a listing, not from a memo. Each folder once.
   void record(std::string path, const FileStamp& stamp, std::optional<std::string> names,
               bool listed);
-  // Moves in what `other` recorded.
-  void take(FolderRecord&& other);
+  // Adds what `other` recorded.
+  void take(FolderRecord other);
   // The memo's text, for FolderMemo::parse.
   std::string text() const;
   std::size_t size() const { return folders_.size(); }

@@ -98,9 +98,9 @@ bool FileStamps::settled(const FileStamp& stamp) const {
 
 std::optional<FileStamps::Known> FileStamps::trusted(std::string_view path,
                                                      const FileStamp& now) const {
-  const auto it = files_.find(path);
-  if (it == files_.end() || !(it->second.stamp == now) || !settled(now)) return std::nullopt;
-  return Known{now, std::string(it->second.digest), it->second.suppressions};
+  std::optional<Known> known = find(path);
+  if (!known || !(known->stamp == now) || !settled(now)) return std::nullopt;
+  return known;
 }
 
 bool FileStamps::recordable(const std::string& path) { return is_tab_field(path); }
