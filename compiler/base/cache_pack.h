@@ -27,6 +27,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/key_index.h"
+
 namespace kbc {
 
 class CachePack {
@@ -61,12 +63,16 @@ class CachePack {
     std::uint64_t length = 0;  // of the value
   };
   struct Item {
-    std::string key;
+    std::string_view key;  // in index_bytes_, or a key of added_
     Slot slot;
   };
 
   void open();
   void read_index();
+  // The items of `bytes`, an index: none when it does not name this pack, or is not whole.
+  std::vector<Item> index_items(std::string_view bytes) const;
+  // Where `key` is in items_, if there.
+  std::optional<std::size_t> find_item(std::string_view key) const;
   std::optional<std::string> read_value(std::string_view key, const Slot& slot) const;
   std::vector<Item> live_items() const;
   void write();  // what commit() writes, under mutex_
@@ -80,7 +86,9 @@ class CachePack {
   int lock_fd_ = -1;                                // held: this process writes
   Id id_{};                                         // the pack's, from its head
   std::uint64_t end_ = 0;                           // the pack's size, where values are appended
-  std::vector<Item> items_;                         // the index read at opening, sorted by key
+  std::string index_bytes_;                         // the index read at opening
+  std::vector<Item> items_;                         // its items, sorted by key
+  KeyIndex by_key_;                                 // of items_
   std::unique_ptr<std::atomic<bool>[]> used_;       // by items_' order
   std::mutex mutex_;                                // guards what follows
   std::map<std::string, Slot, std::less<>> added_;  // stored since opening
