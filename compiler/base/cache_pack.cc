@@ -81,7 +81,8 @@ void CachePack::read_index() {
     return;
   }
   items_ = std::move(items);
-  by_key_.build(items_.size(), [this](std::size_t i) { return items_[i].key; });
+  by_key_.reserve(items_.size());
+  for (std::size_t i = 0; i < items_.size(); ++i) by_key_.emplace(items_[i].key, i);
   used_ = std::make_unique<std::atomic<bool>[]>(items_.size());
 }
 
@@ -113,8 +114,12 @@ std::vector<CachePack::Item> CachePack::index_items(std::string_view bytes) cons
   return items;
 }
 
+// Through a table: a binary search over the items was some twenty comparisons, each a cache miss
+// on a key of its own (3% of a build's CPU after one edit at 100,000 entries).
 std::optional<std::size_t> CachePack::find_item(std::string_view key) const {
-  return by_key_.find(key, [this](std::size_t i) { return items_[i].key; });
+  const auto item = by_key_.find(key);
+  if (item == by_key_.end()) return std::nullopt;
+  return item->second;
 }
 
 std::optional<std::string> CachePack::read_value(std::string_view key, const Slot& slot) const {
@@ -182,7 +187,7 @@ void CachePack::commit() {
   if (lock_fd_ >= 0 && fd_ >= 0) write();
   // The index read is let go (13 MB at 100,000 entries, alive through the lint otherwise).
   std::vector<Item>().swap(items_);
-  by_key_.clear();
+  std::unordered_map<std::string_view, std::size_t>().swap(by_key_);
   std::string().swap(index_bytes_);
   used_.reset();
   added_.clear();

@@ -25,9 +25,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
-
-#include "base/key_index.h"
 
 namespace kbc {
 
@@ -82,17 +81,17 @@ class CachePack {
   std::string path_;
   bool drop_unused_ = false;
   std::once_flag opened_;
-  int fd_ = -1;                                     // the pack: read-write when holding the lock
-  int lock_fd_ = -1;                                // held: this process writes
-  Id id_{};                                         // the pack's, from its head
-  std::uint64_t end_ = 0;                           // the pack's size, where values are appended
-  std::string index_bytes_;                         // the index read at opening
-  std::vector<Item> items_;                         // its items, sorted by key
-  KeyIndex by_key_;                                 // of items_
-  std::unique_ptr<std::atomic<bool>[]> used_;       // by items_' order
-  std::mutex mutex_;                                // guards what follows
-  std::map<std::string, Slot, std::less<>> added_;  // stored since opening
-  bool failed_ = false;                             // a write failed: store no more
+  int fd_ = -1;              // the pack: read-write when holding the lock
+  int lock_fd_ = -1;         // held: this process writes
+  Id id_{};                  // the pack's, from its head
+  std::uint64_t end_ = 0;    // the pack's size, where values are appended
+  std::string index_bytes_;  // the index read at opening
+  std::vector<Item> items_;  // its items, sorted by key
+  std::unordered_map<std::string_view, std::size_t> by_key_;  // where each is in items_
+  std::unique_ptr<std::atomic<bool>[]> used_;                 // by items_' order
+  std::mutex mutex_;                                          // guards what follows
+  std::map<std::string, Slot, std::less<>> added_;            // stored since opening
+  bool failed_ = false;                                       // a write failed: store no more
   bool committed_ = false;
 };
 
