@@ -296,6 +296,20 @@ std::vector<EntryFiles> render_entries(const KnowledgeBase& kb,
   return files;
 }
 
+// What kb.json is made from: the digests of its records, in order, by this kbc (which frames
+// them); empty when one is not known.
+std::string bundle_key(const std::vector<EntryFiles>& files) {
+  const std::string build = executable_identity();
+  if (build.empty()) return "";
+  Digest key;
+  key.add("kbc bundle 1").add(build).add(files.size());
+  for (const EntryFiles& file : files) {
+    if (file.digest.empty()) return "";
+    key.add(file.digest);
+  }
+  return key.hex();
+}
+
 // The bundle: every record, in id order, written a record at a time (bundle_text whole is 318 MB
 // at 100,000 entries, on top of the records' texts). Returns where each record lies in it.
 std::vector<std::uint64_t> add_bundle(const std::vector<EntryFiles>& files, OutputTree& tree) {
@@ -309,7 +323,7 @@ std::vector<std::uint64_t> add_bundle(const std::vector<EntryFiles>& files, Outp
       at.push_back(offset);
     offset += piece.size();
   }
-  tree.add_pieces("kb.json", pieces);
+  tree.add_pieces("kb.json", pieces, bundle_key(files));
   return at;
 }
 

@@ -64,7 +64,9 @@ class OutputStage {
   // when the output does not hold them already. `key`, when not empty, is a digest of what the
   // file was made from, recorded in the manifest for `reuse`.
   void put(const std::string& path, std::string_view content, std::string_view key = {});
-  // The same for a file whose bytes are `pieces`, one after the other, never held whole.
+  // The same for a file whose bytes are `pieces`, one after the other, never held whole. A large
+  // one (4 MB or more) with a key is not digested: the key, which names its bytes for `reuse`,
+  // stands for their digest.
   void put_pieces(const std::string& path, std::span<const std::string_view> pieces,
                   std::string_view key = {});
   // Puts the output's file at `path` again, unread, when the manifest records it as made from

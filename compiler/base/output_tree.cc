@@ -55,9 +55,10 @@ void OutputTree::add(std::string_view path, std::string content, std::string_vie
     keep(std::move(checked), std::move(content));
 }
 
-void OutputTree::add_pieces(std::string_view path, const std::vector<std::string_view>& pieces) {
+void OutputTree::add_pieces(std::string_view path, const std::vector<std::string_view>& pieces,
+                            std::string_view key) {
   std::string checked = checked_path(path);
-  if (stage_) return stage_->put_pieces(checked, pieces);
+  if (stage_) return stage_->put_pieces(checked, pieces, key);
   std::string content;
   for (const std::string_view piece : pieces) content += piece;
   keep(std::move(checked), std::move(content));

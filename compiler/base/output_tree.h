@@ -32,8 +32,10 @@ class OutputTree {
   // The same, for a streamed tree recording `key`, a digest of what the file was made from.
   void add(std::string_view path, std::string content, std::string_view key);
   // Adds a file whose bytes are `pieces`, one after the other: a streamed tree never holds them
-  // whole. For a file that is not a page (kb.json): the observer is not called.
-  void add_pieces(std::string_view path, const std::vector<std::string_view>& pieces);
+  // whole. For a file that is not a page (kb.json): the observer is not called. `key`, when not
+  // empty, is what the bytes are made from, as for add (OutputStage::put_pieces).
+  void add_pieces(std::string_view path, const std::vector<std::string_view>& pieces,
+                  std::string_view key = {});
   // Puts the output's file at `path` again, unread, when the last build made it from `key`: a
   // streamed tree only (else false), the observer not called. See OutputStage::reuse.
   bool reuse(std::string_view path, const std::string& key);

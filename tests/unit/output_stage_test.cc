@@ -271,6 +271,43 @@ TEST_CASE("a large file is written while its digest is taken, and only kept when
   CHECK(read(out / "kb.json") == other);
 }
 
+TEST_CASE("a large file made from a key is not digested: written when the key changes only") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  const std::string big(5 << 20, 'x');
+  const auto put = [&](const std::string& bytes, const std::string& key) {
+    kbc::OutputStage stage(out.string(), false);
+    stage.put_pieces("kb.json", {{std::string_view(bytes)}}, key);
+    const bool staged = stage.staged_file("kb.json").has_value();
+    return std::pair(stage.commit().written, staged);
+  };
+  const std::string key1(32, '1'), key2(32, '2');
+  CHECK(put(big, key1) == std::pair<std::size_t, bool>(1, true));
+  CHECK(read(out / "kb.json") == big);
+  const auto before = modified(out / "kb.json");
+  CHECK(put(big, key1) == std::pair<std::size_t, bool>(0, false));  // the same key: kept
+  CHECK(modified(out / "kb.json") == before);
+  // The key names the bytes: with the same key and size, the bytes are not looked at.
+  std::string other = big;
+  other.back() = 'y';
+  CHECK(put(other, key1) == std::pair<std::size_t, bool>(0, false));
+  CHECK(read(out / "kb.json") == big);
+  CHECK(put(other, key2) == std::pair<std::size_t, bool>(1, true));
+  CHECK(read(out / "kb.json") == other);
+  CHECK(put(big + "y", key2) == std::pair<std::size_t, bool>(1, true));  // another size
+  CHECK(read(out / "kb.json") == big + "y");
+  // Without a key its bytes are digested again: the digest differs from the key, so it is written.
+  CHECK(put(big + "y", "") == std::pair<std::size_t, bool>(1, true));
+  CHECK(put(big + "y", "") == std::pair<std::size_t, bool>(0, false));
+  // A verifying stage compares the bytes, key or not.
+  {
+    kbc::OutputStage stage(out.string(), true);
+    stage.put_pieces("kb.json", {{std::string_view(big)}}, key2);
+    CHECK(stage.commit().written == 1);
+  }
+  CHECK(read(out / "kb.json") == big);
+}
+
 TEST_CASE("a manifest's first line is read at once, the rest when a file is put; damage counts") {
   TempDir dir;
   const fs::path out = dir.root / "dist";
