@@ -475,6 +475,15 @@ std::optional<ScratchFile> OutputStage::staged_file(const std::string& path) con
   return ScratchFile::reading((staging_ / path).string());
 }
 
+std::optional<ScratchFile> OutputStage::kept_file(const std::string& path) const {
+  const std::lock_guard lock(mutex_);
+  const auto file = new_.find(path);
+  if (file == new_.end() || file->second.changed) return std::nullopt;
+  std::optional<ScratchFile> kept = ScratchFile::reading((out_dir_ / path).string());
+  if (!kept || kept->size() != file->second.size) return std::nullopt;
+  return kept;
+}
+
 bool OutputStage::has(const std::string& path) const {
   const std::lock_guard lock(mutex_);
   return holds_path(path);

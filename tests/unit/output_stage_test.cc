@@ -308,6 +308,31 @@ TEST_CASE("a large file made from a key is not digested: written when the key ch
   CHECK(read(out / "kb.json") == big);
 }
 
+TEST_CASE("a file put with the bytes the output holds is read from the output until the commit") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  build(out, {{"kb.json", "[1,2]\n"}, {"a.html", "A"}});
+  {
+    kbc::OutputStage stage(out.string(), false);
+    stage.put("kb.json", "[1,2]\n");
+    stage.put("a.html", "B");
+    CHECK_FALSE(stage.staged_file("kb.json"));
+    const std::optional<kbc::ScratchFile> kept = stage.kept_file("kb.json");
+    REQUIRE(kept);
+    CHECK(kept->read(1, 3) == "1,2");
+    CHECK_FALSE(stage.kept_file("a.html"));  // changed: staged instead
+    CHECK(stage.staged_file("a.html"));
+    CHECK_FALSE(stage.kept_file("b.html"));  // not put
+    stage.commit();
+  }
+  {
+    kbc::OutputStage stage(out.string(), false);
+    stage.put("kb.json", "[1,2]\n");
+    write(out / "kb.json", "[1,2,3]\n");  // changed by hand since: not the bytes recorded
+    CHECK_FALSE(stage.kept_file("kb.json"));
+  }
+}
+
 TEST_CASE("a manifest's first line is read at once, the rest when a file is put; damage counts") {
   TempDir dir;
   const fs::path out = dir.root / "dist";
