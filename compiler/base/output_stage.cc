@@ -351,30 +351,29 @@ void OutputStage::put_pieces(const std::string& path, std::span<const std::strin
   // A large file (kb.json: 318 MB at 100,000 entries) is written while its digest is taken, on
   // two cores rather than one after the other, and removed if its bytes are the output's.
   const bool large = !verify_ && size >= kLargeFile;
-  if (large && !key.empty()) {
-    // Made from `key`, whose file reuse() puts again unread: the key names the bytes, so it
-    // stands for their digest, and they are not digested (kb.json after one edit at 100,000
-    // entries: 318 MB, 0.21 s of a core). Written when the last build's differs.
-    File file = made(key_hash(key), size, key);
-    file.changed = !same(old_file(path), file);
-    if (file.changed) write_file(staged_path(path), pieces);
-    hold(path, file);
-    return;
-  }
-  std::string digest;
-  if (large) {
-    std::future<std::string> taken =
-        std::async(std::launch::async, [pieces] { return Digest().add(pieces).hex(); });
+  // One made from `key`, whose file reuse() puts again unread: the key names the bytes, so it
+  // stands for their digest, and they are not digested (kb.json after one edit at 100,000
+  // entries: 318 MB, 0.21 s of a core).
+  const bool keyed = large && !key.empty();
+  const auto digest_of_pieces = [pieces] {
+    return hash_of_hex(std::string_view(Digest().add(pieces).hex()).substr(0, 32));
+  };
+  Hash digest{};
+  bool written = false;
+  if (keyed) {
+    digest = key_hash(key);
+  } else if (large) {
+    std::future<Hash> taken = std::async(std::launch::async, digest_of_pieces);
     write_file(staged_path(path), pieces);
+    written = true;
     digest = taken.get();
   } else {
-    digest = Digest().add(pieces).hex();
+    digest = digest_of_pieces();
   }
-  File file = made(hash_of_hex(std::string_view(digest).substr(0, 32)), size, key);
-  const File* old = old_file(path);
-  file.changed = verify_ ? !holds(out_dir_ / path, pieces) : !same(old, file);
-  if (file.changed && !large) write_file(staged_path(path), pieces);
-  if (!file.changed && large) ::unlink(staged_path(path).c_str());
+  File file = made(digest, size, key);
+  file.changed = verify_ ? !holds(out_dir_ / path, pieces) : !same(old_file(path), file);
+  if (file.changed && !written) write_file(staged_path(path), pieces);
+  if (!file.changed && written) ::unlink(staged_path(path).c_str());
   hold(path, file);
 }
 
@@ -475,10 +474,11 @@ std::optional<ScratchFile> OutputStage::staged_file(const std::string& path) con
   return ScratchFile::reading((staging_ / path).string());
 }
 
-std::optional<ScratchFile> OutputStage::kept_file(const std::string& path) const {
+std::optional<ScratchFile> OutputStage::put_file(const std::string& path) const {
   const std::lock_guard lock(mutex_);
   const auto file = new_.find(path);
-  if (file == new_.end() || file->second.changed) return std::nullopt;
+  if (file == new_.end()) return std::nullopt;
+  if (file->second.changed) return ScratchFile::reading((staging_ / path).string());
   std::optional<ScratchFile> kept = ScratchFile::reading((out_dir_ / path).string());
   if (!kept || kept->size() != file->second.size) return std::nullopt;
   return kept;

@@ -103,10 +103,10 @@ class OutputStage {
   // The file staged for `path`, put by this build with bytes that changed, to read back until
   // the commit; nullopt when none is (the output holds its bytes already, or it was not put).
   std::optional<ScratchFile> staged_file(const std::string& path) const;
-  // The output's file at `path`, put by this build with the bytes it holds already, to read
-  // until the commit; nullopt when it is not (its bytes changed, it was not put, or the file is
-  // not of the size the manifest records).
-  std::optional<ScratchFile> kept_file(const std::string& path) const;
+  // The bytes this build put at `path`, to read back until the commit: the staged file when they
+  // changed, else the output's own, which the commit keeps; nullopt when it was not put, or the
+  // output's file is not of the size the manifest records.
+  std::optional<ScratchFile> put_file(const std::string& path) const;
 
   // Hands over the memory of the manifests (the old and the new: 730,000 files each at 100,000
   // entries, a second to take apart), for a caller that leaves it to the process's exit. The

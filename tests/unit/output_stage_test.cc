@@ -317,19 +317,21 @@ TEST_CASE("a file put with the bytes the output holds is read from the output un
     stage.put("kb.json", "[1,2]\n");
     stage.put("a.html", "B");
     CHECK_FALSE(stage.staged_file("kb.json"));
-    const std::optional<kbc::ScratchFile> kept = stage.kept_file("kb.json");
+    const std::optional<kbc::ScratchFile> kept = stage.put_file("kb.json");
     REQUIRE(kept);
     CHECK(kept->read(1, 3) == "1,2");
-    CHECK_FALSE(stage.kept_file("a.html"));  // changed: staged instead
+    const std::optional<kbc::ScratchFile> changed = stage.put_file("a.html");  // the staged one
+    REQUIRE(changed);
+    CHECK(changed->read(0, 1) == "B");
     CHECK(stage.staged_file("a.html"));
-    CHECK_FALSE(stage.kept_file("b.html"));  // not put
+    CHECK_FALSE(stage.put_file("b.html"));  // not put
     stage.commit();
   }
   {
     kbc::OutputStage stage(out.string(), false);
     stage.put("kb.json", "[1,2]\n");
     write(out / "kb.json", "[1,2,3]\n");  // changed by hand since: not the bytes recorded
-    CHECK_FALSE(stage.kept_file("kb.json"));
+    CHECK_FALSE(stage.put_file("kb.json"));
   }
 }
 
