@@ -11,6 +11,7 @@
 # per size and one of seconds per 1,000 entries (a flat column grows linearly).
 #
 # Usage: bench/scale.sh [--sizes "2500 10000 25000 50000 100000"] [--runs N] [--kbc PATH]
+#                       [--settle SECONDS]
 #
 # A benchmark: it exits 0 whatever the figures, 1 when a kbc command crashes (exit status 2 or
 # more, or a signal) or the generator fails, 2 on a usage error. The temporary folder is made
@@ -21,12 +22,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  echo 'usage: bench/scale.sh [--sizes "2500 10000 25000 50000 100000"] [--runs N] [--kbc PATH]'
+  echo 'usage: bench/scale.sh [--sizes "2500 10000 25000 50000 100000"] [--runs N] [--kbc PATH] [--settle SECONDS]'
 }
 
 sizes="2500 10000 25000 50000 100000"
 runs=3
 kbc=build/kbc
+settle=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) [ $# -ge 2 ] || { usage >&2; exit 2; }; sizes=$2; shift 2 ;;
@@ -35,12 +37,15 @@ while [ $# -gt 0 ]; do
     --runs=*) runs=${1#--runs=}; shift ;;
     --kbc) [ $# -ge 2 ] || { usage >&2; exit 2; }; kbc=$2; shift 2 ;;
     --kbc=*) kbc=${1#--kbc=}; shift ;;
+    --settle) [ $# -ge 2 ] || { usage >&2; exit 2; }; settle=$2; shift 2 ;;
+    --settle=*) settle=${1#--settle=}; shift ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
   esac
 done
 read -r -a size_list <<<"$sizes"
 [ ${#size_list[@]} -gt 0 ] || { echo "scale.sh: --sizes is empty" >&2; exit 2; }
+[[ -z "$settle" || "$settle" =~ ^[0-9]+$ ]] || { echo "scale.sh: --settle wants whole seconds: '$settle'" >&2; exit 2; }
 for n in "${size_list[@]}" "$runs"; do
   [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "scale.sh: not a positive whole number: '$n'" >&2; exit 2; }
 done
@@ -69,6 +74,10 @@ else
 fi
 fs=$(findmnt -n -o FSTYPE,OPTIONS -T "$tmp" 2>/dev/null | awk '{ print $1 ", mounted " $2 }') || true
 echo "temporary folder: $tmp (${fs:-$(stat -f -c %T "$tmp")}); $runs run(s) per figure, the median"
+if [ -z "$settle" ]; then
+  settle=0
+  [ "${fs%%,*}" != ext4 ] || settle=360
+fi
 
 failed=0
 
@@ -182,30 +191,42 @@ measure() {
 # shellcheck disable=SC2317 # the preparations are called through measure's PREP
 none() { :; }
 
-# On ext4 without a journal (this machine's disk), the inode allocator skips the inodes freed in
-# the last 60 s (360 s while their inode table block is still dirty) and looks at each one, from
-# the start of the block group, every time it makes a file or a folder: a build right after its
-# output was removed (~13 inodes per entry) spent 3.3-5.0 s instead of 1.6 s at 2,500 entries,
-# more with each removal. It looks only at the inode table blocks in the page cache, so after a
-# removal, when it may (as root), the bench writes back and drops the page cache, then reads the
-# knowledge base, its parse cache and kbc again: the builds measured pay for what they do, not for
-# the files removed before them. Without root the cold figures include that cost (printed).
-forget_removed() {
-  [ -w /proc/sys/vm/drop_caches ] || return 0
-  sync
-  echo 1 >/proc/sys/vm/drop_caches
-  find "$kb_now" "$kbc" "$@" -type f -exec cat {} + >/dev/null 2>&1 || true
+# On ext4 without a journal, the inode allocator skips the inodes freed in the last 60 s (360 s
+# while their inode table block is dirty, as it is again once an inode beside them is made) and
+# looks at each one, from the start of the block group, every time it makes a file or a folder: a
+# build right after its output was removed (~13 inodes per entry) pays for the removal (2,500
+# entries: 1.47-1.60 s against 0.91-1.17 s, nearly all of it system time; dropping the page cache
+# after the removal does not help, as the allocator reads the inode table blocks back). So within
+# a size nothing is removed: a cold build's old output is moved to the size's trash folder, removed
+# with the size. Before a size's first cold build the bench waits until --settle seconds (default
+# 360 on ext4, else 0) have passed since it last removed anything; removals made by others just
+# before the bench are not seen.
+trash_count=0
+# shellcheck disable=SC2317 # called through measure's PREP
+to_trash() { # to_trash PATH...: moves each that exists into the size's trash folder
+  local path
+  for path in "$@"; do
+    [ -e "$path" ] || continue
+    mkdir -p "$trash"
+    trash_count=$((trash_count + 1))
+    mv "$path" "$trash/$trash_count"
+  done
 }
-if [ -w /proc/sys/vm/drop_caches ]; then
-  echo "removals: the page cache is dropped after each (then the knowledge base and its cache read again), so that ext4's skip of recently freed inodes is not charged to the next build"
-else
-  echo "removals: not root, so the page cache is not dropped after them: on ext4 without a journal a build right after a removal pays for skipping the freed inodes"
-fi
+last_removal=0
+settle_removals() {
+  local wait
+  wait=$(awk -v s="$settle" -v a="$last_removal" -v b="$EPOCHREALTIME" \
+    'BEGIN { w = s - (b - a); printf "%d", (w > 0 ? w + 1 : 0) }')
+  [ "$wait" -gt 0 ] || return 0
+  echo "  waiting $wait s: a cold build within $settle s of a removal pays for the freed inodes (--settle)"
+  sleep "$wait"
+}
+echo "removals: none while a size is measured (old outputs are moved aside); a size's first cold build waits until $settle s after the last removal (--settle)"
 
 # The output folder and what kbc keeps beside it (its lock file, and the staging folder of a
-# build that is writing) are all in $outs: removing it makes a cold build.
+# build that is writing) are all in $outs: moving it away makes a cold build.
 # shellcheck disable=SC2317
-cold() { rm -rf "$outs" && mkdir -p "$outs" && forget_removed; }
+cold() { to_trash "$outs" && mkdir -p "$outs"; }
 
 # Appends a word to the edited entry's root_cause line (before the closing quote when it is
 # quoted): a new word each run, so the bytes differ from every earlier version.
@@ -234,7 +255,7 @@ pick_edit_file() {
 hugo_site() { bench/hugo_site.sh "$@"; } # hugo_site MD_DIR SITE: as run.sh makes it
 
 # shellcheck disable=SC2317
-hugo_cold() { rm -rf "$hugo_dir/public" "$hugo_dir/cache" && forget_removed "$hugo_dir/site"; }
+hugo_cold() { to_trash "$hugo_dir/public" "$hugo_dir/cache"; }
 
 have_hugo=0
 if command -v hugo >/dev/null; then
@@ -249,8 +270,8 @@ bench_size() {
   local dir="$tmp/$n"
   local kb="$dir/kb"
   outs="$dir/outs"
+  trash="$dir/trash"
   local out="$outs/out"
-  kb_now=$kb
   mkdir -p "$kb"
   echo
   local start
@@ -285,6 +306,7 @@ bench_size() {
   "${lint[@]}" >/dev/null 2>&1 || [ $? -eq 1 ] || { echo "CRASH: kbc lint" >&2; failed=1; return 0; }
   measure "$n" "lint unchanged" kbc none "" "$runs" "${lint[@]}"
   [ "$crashed" = 0 ] || return 0
+  settle_removals
   measure "$n" "build cold" kbc cold "$out" "$runs" "${build[@]}"
   [ "$crashed" = 0 ] || return 0
   measure "$n" "build cold, no cache" kbc cold "$out" 1 "${build[@]}" --no-cache
@@ -328,8 +350,9 @@ bench_size() {
   # minutes: it is printed.
   start=$EPOCHREALTIME
   rm -rf "$dir"
-  echo "  removed in $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
-  forget_removed
+  sync
+  last_removal=$EPOCHREALTIME
+  echo "  removed in $(awk -v a="$start" -v b="$last_removal" 'BEGIN { printf "%.1f", b - a }') s"
 }
 
 for n in "${size_list[@]}"; do

@@ -549,6 +549,40 @@ TEST_CASE("a file made from the same key is put again unread, and only then") {
   CHECK_FALSE(verify.reuse("a.html", key_a2));
 }
 
+TEST_CASE("a copy is linked to its staged source, replaced when put again, else written") {
+  TempDir dir;
+  const fs::path out = dir.root / "dist";
+  const auto inode = [](const fs::path& path) {
+    struct stat st {};
+    REQUIRE(lstat(path.c_str(), &st) == 0);
+    return std::pair{st.st_ino, st.st_nlink};
+  };
+  {
+    kbc::OutputStage stage(out.string(), false);
+    kbc::OutputTree tree(stage);
+    tree.add_with_copy("c.md", "site/c.md", "C1");
+    tree.add_with_copy("c.md", "site/c.md", "C2");  // the staged copy is replaced, not its source
+    tree.add("d.md", "D");
+    CHECK(stage.commit().written == 3);
+  }
+  CHECK(files(out) ==
+        std::map<std::string, std::string>{{"c.md", "C2"}, {"d.md", "D"}, {"site/c.md", "C2"}});
+  CHECK(inode(out / "site/c.md") == inode(out / "c.md"));
+  CHECK(inode(out / "c.md").second == 2);
+  {
+    // d.md is not staged (its bytes are the output's): its new copy is written, not linked.
+    kbc::OutputStage stage(out.string(), false);
+    kbc::OutputTree tree(stage);
+    tree.add_with_copy("c.md", "site/c.md", "C2");
+    tree.add_with_copy("d.md", "site/d.md", "D");
+    CHECK(stage.commit().written == 1);
+  }
+  CHECK(files(out) == std::map<std::string, std::string>{
+                          {"c.md", "C2"}, {"d.md", "D"}, {"site/c.md", "C2"}, {"site/d.md", "D"}});
+  CHECK(inode(out / "site/d.md") != inode(out / "d.md"));
+  CHECK(inode(out / "d.md").second == 1);
+}
+
 TEST_CASE("a manifest of the first version is read, so an update of kbc rewrites nothing") {
   TempDir dir;
   const fs::path out = dir.root / "dist";
