@@ -195,7 +195,7 @@ none() { :; }
 # while their inode table block is dirty, as it is again once an inode beside them is made) and
 # looks at each one, from the start of the block group, every time it makes a file or a folder: a
 # build right after its output was removed (~13 inodes per entry) pays for the removal (2,500
-# entries: 1.47-1.60 s against 0.91-1.17 s, nearly all of it system time; dropping the page cache
+# entries: 1.47-1.60 s against 0.91-1.28 s, nearly all of it system time; dropping the page cache
 # after the removal does not help, as the allocator reads the inode table blocks back). So within
 # a size nothing is removed: a cold build's old output is moved to the size's trash folder, removed
 # with the size. Before a size's first cold build the bench waits until --settle seconds (default
